@@ -1,0 +1,128 @@
+/* The device registry. Devices sit behind nn_driver so more can be added;
+ * today there is the CPU device, which runs every registered operation. */
+#include "runtime.h"
+
+static bool cpu_supports(const ANeuralNetworksModel *model, uint32_t op_index)
+{
+    const nn_operation *op = &model->operations[op_index];
+    const nn_op_def *def = nn_op_lookup(op->type);
+    if (def == NULL || def->execute == NULL)
+        return false;
+    return nn_validate_operation(model, op) == ANEURALNETWORKS_NO_ERROR;
+}
+
+static const nn_driver cpu_driver = {.supports = cpu_supports};
+
+static const ANeuralNetworksDevice devices[] = {
+    {
+        .name = "nnapi_linux-cpu",
+        .version = "0.1.0",
+        .type = ANEURALNETWORKS_DEVICE_CPU,
+        .feature_level = ANEURALNETWORKS_FEATURE_LEVEL_5,
+        .driver = &cpu_driver,
+    },
+};
+
+uint32_t nn_device_count(void)
+{
+    return sizeof devices / sizeof devices[0];
+}
+
+const ANeuralNetworksDevice *nn_device_at(uint32_t i)
+{
+    return i < nn_device_count() ? &devices[i] : NULL;
+}
+
+bool nn_device_is_valid(const ANeuralNetworksDevice *d)
+{
+    for (uint32_t i = 0; i < nn_device_count(); i++)
+        if (d == &devices[i])
+            return true;
+    return false;
+}
+
+NN_API int ANeuralNetworks_getDeviceCount(uint32_t *numDevices)
+{
+    if (numDevices == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    *numDevices = nn_device_count();
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworks_getDevice(uint32_t devIndex, ANeuralNetworksDevice **device)
+{
+    if (device == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (devIndex >= nn_device_count()) {
+        *device = NULL;
+        return ANEURALNETWORKS_BAD_DATA;
+    }
+    /* The public API hands out non-const pointers to immutable devices. */
+    *device = (ANeuralNetworksDevice *)&devices[devIndex];
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksDevice_getName(const ANeuralNetworksDevice *device, const char **name)
+{
+    if (device == NULL || name == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!nn_device_is_valid(device))
+        return ANEURALNETWORKS_BAD_DATA;
+    *name = device->name;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksDevice_getType(const ANeuralNetworksDevice *device, int32_t *type)
+{
+    if (device == NULL || type == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!nn_device_is_valid(device))
+        return ANEURALNETWORKS_BAD_DATA;
+    *type = device->type;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksDevice_getVersion(const ANeuralNetworksDevice *device,
+                                            const char **version)
+{
+    if (device == NULL || version == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!nn_device_is_valid(device))
+        return ANEURALNETWORKS_BAD_DATA;
+    *version = device->version;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevice *device,
+                                                 int64_t *featureLevel)
+{
+    if (device == NULL || featureLevel == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!nn_device_is_valid(device))
+        return ANEURALNETWORKS_BAD_DATA;
+    *featureLevel = device->feature_level;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksDevice_wait(const ANeuralNetworksDevice *device)
+{
+    if (device == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    /* The CPU device never enters a dead state. */
+    return nn_device_is_valid(device) ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA;
+}
+
+NN_API int64_t ANeuralNetworks_getRuntimeFeatureLevel(void)
+{
+    return NN_RUNTIME_FEATURE_LEVEL;
+}
+
+NN_API uint64_t ANeuralNetworks_getDefaultLoopTimeout(void)
+{
+    return NN_DEFAULT_LOOP_TIMEOUT_NS;
+}
+
+NN_API uint64_t ANeuralNetworks_getMaximumLoopTimeout(void)
+{
+    return NN_MAX_LOOP_TIMEOUT_NS;
+}

@@ -1,0 +1,235 @@
+/*
+ * The executor: runs the steps of a subplan in order. Before each step the
+ * operation's prepare computes the real output shapes from the real inputs,
+ * so models with unknown dimensions and value-dependent shapes run like any
+ * other; outputs then get memory (the caller's buffer, the arena slot planned
+ * at compilation, or the heap when the real size exceeds the plan).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime.h"
+
+uint64_t nn_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void nn_exec_ctx_release(nn_exec_ctx *ctx)
+{
+    free(ctx->scratch);
+    ctx->scratch = NULL;
+    ctx->scratch_cap = 0;
+}
+
+static int ensure_scratch(nn_exec_ctx *ctx, size_t bytes)
+{
+    if (bytes <= ctx->scratch_cap)
+        return ANEURALNETWORKS_NO_ERROR;
+    size_t rounded;
+    if (!nn_add_size(bytes, 63, &rounded))
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    rounded &= ~(size_t)63;
+    void *p = aligned_alloc(64, rounded);
+    if (p == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    free(ctx->scratch);
+    ctx->scratch = p;
+    ctx->scratch_cap = rounded;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+/* An inferred shape must agree with every dimension the model declared. */
+static bool shape_matches_declared(const nn_tensor *declared, const nn_tensor *actual)
+{
+    if (declared->rank == 0)
+        return true;
+    if (declared->rank != actual->rank)
+        return false;
+    for (uint32_t i = 0; i < declared->rank; i++)
+        if (declared->dims[i] != 0 && declared->dims[i] != actual->dims[i])
+            return false;
+    return true;
+}
+
+static void *heap_buffer(size_t bytes)
+{
+    /* Never zero bytes, so that a zero-sized tensor still has an address. */
+    size_t rounded = (bytes + 63) & ~(size_t)63;
+    if (rounded < bytes)
+        return NULL;
+    return aligned_alloc(64, rounded ? rounded : 64);
+}
+
+typedef struct run_state {
+    nn_tensor *t;          /* per operand */
+    uint8_t *owned;        /* per operand: data is a heap buffer of this run */
+    uint8_t *arena;
+    nn_tensor **ptrs;
+} run_state;
+
+static void run_state_free(run_state *rs, uint32_t n)
+{
+    if (rs->owned)
+        for (uint32_t i = 0; i < n; i++)
+            if (rs->owned[i])
+                free(rs->t[i].data);
+    free(rs->t);
+    free(rs->owned);
+    free(rs->arena);
+    free(rs->ptrs);
+}
+
+/* Finds memory for output operand idx of the current step. */
+static int place_output(const nn_subplan *sp, run_state *rs, uint32_t idx, nn_tensor *outputs,
+                        bool *insufficient)
+{
+    nn_tensor *t = &rs->t[idx];
+    size_t bytes;
+    if (!nn_tensor_bytes(t, &bytes))
+        return ANEURALNETWORKS_OP_FAILED;
+    int32_t slot = sp->output_slot[idx];
+    if (slot >= 0) {
+        nn_tensor *o = &outputs[slot];
+        if (!o->omitted && o->data != NULL) {
+            if (bytes <= o->bytes) {
+                t->data = o->data;
+                t->bytes = o->bytes;
+                return ANEURALNETWORKS_NO_ERROR;
+            }
+            /* Too small: compute anyway so that later shapes are known. */
+            if (insufficient)
+                insufficient[slot] = true;
+        }
+    } else if (sp->arena_offset[idx] != SIZE_MAX && rs->arena) {
+        size_t planned;
+        if (nn_tensor_bytes(&sp->tensors[idx], &planned) && bytes <= planned) {
+            t->data = rs->arena + sp->arena_offset[idx];
+            t->bytes = bytes;
+            return ANEURALNETWORKS_NO_ERROR;
+        }
+    }
+    if (rs->owned[idx]) {
+        free(t->data);
+        rs->owned[idx] = 0;
+    }
+    t->data = heap_buffer(bytes);
+    if (t->data == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    t->bytes = bytes;
+    rs->owned[idx] = 1;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+static bool has_elements(const nn_tensor *t)
+{
+    for (uint32_t i = 0; i < t->rank; i++)
+        if (t->dims[i] == 0)
+            return false;
+    return true;
+}
+
+static int run_step(nn_exec_ctx *ctx, const nn_subplan *sp, const nn_step *step, run_state *rs,
+                    nn_tensor *outputs, bool *insufficient)
+{
+    const nn_operation *op = step->op;
+    nn_tensor **ptrs = rs->ptrs;
+    for (uint32_t i = 0; i < op->n_in; i++)
+        ptrs[i] = &rs->t[op->in[i]];
+    for (uint32_t i = 0; i < op->n_out; i++) {
+        nn_tensor *t = &rs->t[op->out[i]];
+        ptrs[op->n_in + i] = t;
+        nn_tensor_copy_shape(t, &sp->tensors[op->out[i]]);
+    }
+    nn_op_call call = {
+        .op_type = op->type,
+        .n_in = op->n_in,
+        .n_out = op->n_out,
+        .in = ptrs,
+        .out = ptrs + op->n_in,
+        .feature_level = NN_RUNTIME_FEATURE_LEVEL,
+        .relaxed = ctx->plan->relaxed,
+        .state = step->state,
+        .ctx = ctx,
+    };
+    for (uint32_t i = 0; i < op->n_in; i++) {
+        const nn_tensor *t = ptrs[i];
+        if (!t->omitted && t->data == NULL && t->type != ANEURALNETWORKS_MODEL)
+            return ANEURALNETWORKS_OP_FAILED;
+    }
+    int rc = step->def->prepare ? step->def->prepare(&call) : ANEURALNETWORKS_NO_ERROR;
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc == ANEURALNETWORKS_BAD_DATA ? ANEURALNETWORKS_OP_FAILED : rc;
+    bool any_elements = false;
+    for (uint32_t i = 0; i < op->n_out; i++) {
+        uint32_t idx = op->out[i];
+        if (!shape_matches_declared(&sp->tensors[idx], &rs->t[idx]))
+            return ANEURALNETWORKS_OP_FAILED;
+        rc = place_output(sp, rs, idx, outputs, insufficient);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
+        any_elements |= has_elements(&rs->t[idx]);
+    }
+    if (!any_elements)
+        return ANEURALNETWORKS_NO_ERROR;
+    rc = ensure_scratch(ctx, call.scratch_bytes);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    call.scratch = ctx->scratch;
+    return step->def->execute(&call);
+}
+
+int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn_tensor *outputs,
+                   bool *insufficient)
+{
+    const ANeuralNetworksModel *m = sp->model;
+    uint32_t n = m->n_operands;
+    run_state rs = {0};
+    rs.t = malloc((n ? n : 1) * sizeof *rs.t);
+    rs.owned = calloc(n ? n : 1, 1);
+    rs.ptrs = malloc((sp->max_op_io ? sp->max_op_io : 1) * sizeof *rs.ptrs);
+    if (sp->arena_size)
+        rs.arena = aligned_alloc(64, sp->arena_size);
+    if (!rs.t || !rs.owned || !rs.ptrs || (sp->arena_size && !rs.arena)) {
+        run_state_free(&rs, 0);
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
+    memcpy(rs.t, sp->tensors, n * sizeof *rs.t);
+    for (uint32_t i = 0; i < m->n_inputs; i++) {
+        nn_tensor *t = &rs.t[m->inputs[i]];
+        const nn_tensor *in = &inputs[i];
+        nn_tensor_copy_shape(t, in);
+        t->data = in->data;
+        t->bytes = in->bytes;
+        t->omitted = in->omitted;
+    }
+    int rc = ANEURALNETWORKS_NO_ERROR;
+    for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++) {
+        if (ctx->deadline_ns && nn_now_ns() > ctx->deadline_ns) {
+            rc = ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT;
+            break;
+        }
+        rc = run_step(ctx, sp, &sp->steps[s], &rs, outputs, insufficient);
+    }
+    bool short_buffer = false;
+    for (uint32_t i = 0; i < m->n_outputs; i++) {
+        uint32_t idx = m->outputs[i];
+        nn_tensor *o = &outputs[i];
+        nn_tensor_copy_shape(o, &rs.t[idx]);
+        if (insufficient && insufficient[i])
+            short_buffer = true;
+        if (rc == ANEURALNETWORKS_NO_ERROR && !o->omitted && o->data == NULL) {
+            /* The caller asked the executor to allocate this output. */
+            o->data = rs.t[idx].data;
+            o->bytes = rs.t[idx].bytes;
+            rs.owned[idx] = 0;
+        }
+    }
+    run_state_free(&rs, n);
+    if (rc == ANEURALNETWORKS_NO_ERROR && short_buffer)
+        rc = ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE;
+    return rc;
+}

@@ -1,0 +1,625 @@
+/* ANeuralNetworksModel: building the operand/operation IR and validating it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+size_t nn_operand_bytes(int32_t type, uint32_t rank, const uint32_t *dims)
+{
+    size_t bytes = nn_type_size(type);
+    for (uint32_t i = 0; i < rank; i++)
+        if (!nn_mul_size(bytes, dims[i], &bytes))
+            return 0;
+    return bytes;
+}
+
+void nn_operand_to_tensor(const nn_operand *o, nn_tensor *t)
+{
+    memset(t, 0, sizeof *t);
+    t->type = o->type;
+    t->rank = o->rank;
+    memcpy(t->dims, o->dims, sizeof t->dims);
+    t->scale = o->scale;
+    t->zero_point = o->zero_point;
+    t->channel_quant = o->has_channel_quant ? &o->channel_quant : NULL;
+    if (o->lifetime == NN_LIFETIME_CONSTANT) {
+        t->data = (void *)o->value;
+        t->bytes = o->length;
+        t->constant = true;
+    } else if (o->lifetime == NN_LIFETIME_NO_VALUE) {
+        t->omitted = true;
+        t->constant = true;
+    }
+}
+
+static bool model_modifiable(const ANeuralNetworksModel *m)
+{
+    return !m->finished && !m->invalid;
+}
+
+/* Checks an ANeuralNetworksOperandType as addOperand and setInput see it. */
+int nn_check_operand_type(const ANeuralNetworksOperandType *t, bool allow_unknown_rank)
+{
+    if (t->type < ANEURALNETWORKS_FLOAT32 || t->type > ANEURALNETWORKS_MODEL)
+        return ANEURALNETWORKS_BAD_DATA;
+    if (t->dimensionCount > 0 && t->dimensions == NULL)
+        return ANEURALNETWORKS_BAD_DATA;
+    if (t->dimensionCount > NN_MAX_RANK)
+        return ANEURALNETWORKS_BAD_DATA;
+    bool tensor = nn_type_is_tensor(t->type);
+    if (!tensor && t->dimensionCount != 0)
+        return ANEURALNETWORKS_BAD_DATA;
+    if (tensor && t->dimensionCount == 0 && !allow_unknown_rank)
+        return ANEURALNETWORKS_BAD_DATA;
+    if (t->scale != t->scale || t->scale < 0.0f)
+        return ANEURALNETWORKS_BAD_DATA;
+    switch (t->type) {
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
+        if (t->scale <= 0.0f || t->zeroPoint < 0 || t->zeroPoint > 255)
+            return ANEURALNETWORKS_BAD_DATA;
+        break;
+    case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED:
+        if (t->scale <= 0.0f || t->zeroPoint < -128 || t->zeroPoint > 127)
+            return ANEURALNETWORKS_BAD_DATA;
+        break;
+    case ANEURALNETWORKS_TENSOR_QUANT16_ASYMM:
+        if (t->scale <= 0.0f || t->zeroPoint < 0 || t->zeroPoint > 65535)
+            return ANEURALNETWORKS_BAD_DATA;
+        break;
+    case ANEURALNETWORKS_TENSOR_QUANT8_SYMM:
+    case ANEURALNETWORKS_TENSOR_QUANT16_SYMM:
+        if (t->scale <= 0.0f || t->zeroPoint != 0)
+            return ANEURALNETWORKS_BAD_DATA;
+        break;
+    case ANEURALNETWORKS_TENSOR_INT32:
+        /* Used as a quantized bias with a scale; the zero point must be 0. */
+        if (t->zeroPoint != 0)
+            return ANEURALNETWORKS_BAD_DATA;
+        break;
+    default:
+        if (t->scale != 0.0f || t->zeroPoint != 0)
+            return ANEURALNETWORKS_BAD_DATA;
+        break;
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksModel_create(ANeuralNetworksModel **model)
+{
+    if (model == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    *model = calloc(1, sizeof **model);
+    return *model ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
+}
+
+NN_API void ANeuralNetworksModel_free(ANeuralNetworksModel *m)
+{
+    if (m == NULL)
+        return;
+    for (uint32_t i = 0; i < m->n_operands; i++) {
+        free(m->operands[i].copy);
+        free(m->operands[i].channel_quant.scales);
+    }
+    for (uint32_t i = 0; i < m->n_operations; i++) {
+        free(m->operations[i].in);
+        free(m->operations[i].out);
+    }
+    free(m->operands);
+    free(m->operations);
+    free(m->inputs);
+    free(m->outputs);
+    free(m->order);
+    free(m);
+}
+
+NN_API int ANeuralNetworksModel_addOperand(ANeuralNetworksModel *m,
+                                           const ANeuralNetworksOperandType *type)
+{
+    if (m == NULL || type == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!model_modifiable(m))
+        return ANEURALNETWORKS_BAD_STATE;
+    int rc = nn_check_operand_type(type, true);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    if (m->n_operands == INT32_MAX)
+        return ANEURALNETWORKS_BAD_DATA;
+    if (m->n_operands == m->cap_operands) {
+        uint32_t cap = m->cap_operands ? m->cap_operands * 2 : 16;
+        nn_operand *p = realloc(m->operands, (size_t)cap * sizeof *p);
+        if (p == NULL)
+            return ANEURALNETWORKS_OUT_OF_MEMORY;
+        m->operands = p;
+        m->cap_operands = cap;
+    }
+    nn_operand *o = &m->operands[m->n_operands++];
+    memset(o, 0, sizeof *o);
+    o->type = type->type;
+    o->rank = type->dimensionCount;
+    for (uint32_t i = 0; i < o->rank; i++)
+        o->dims[i] = type->dimensions[i];
+    o->scale = type->scale;
+    o->zero_point = type->zeroPoint;
+    o->lifetime = NN_LIFETIME_TEMPORARY;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+static int check_settable(ANeuralNetworksModel *m, int32_t index)
+{
+    if (!model_modifiable(m))
+        return ANEURALNETWORKS_BAD_STATE;
+    if (index < 0 || (uint32_t)index >= m->n_operands)
+        return ANEURALNETWORKS_BAD_DATA;
+    enum nn_lifetime lt = m->operands[index].lifetime;
+    if (lt == NN_LIFETIME_INPUT || lt == NN_LIFETIME_OUTPUT)
+        return ANEURALNETWORKS_BAD_DATA;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+static void clear_value(nn_operand *o)
+{
+    free(o->copy);
+    o->copy = NULL;
+    o->value = NULL;
+    o->length = 0;
+    o->memory = NULL;
+    o->subgraph = NULL;
+    o->lifetime = NN_LIFETIME_TEMPORARY;
+}
+
+/* A constant's length must match its fully specified shape. */
+static int check_value_length(const nn_operand *o, size_t length)
+{
+    if (o->type == ANEURALNETWORKS_MODEL)
+        return ANEURALNETWORKS_BAD_DATA;
+    if (nn_type_is_tensor(o->type) && o->rank == 0)
+        return ANEURALNETWORKS_BAD_DATA;
+    for (uint32_t i = 0; i < o->rank; i++)
+        if (o->dims[i] == 0)
+            return ANEURALNETWORKS_BAD_DATA;
+    size_t need = nn_operand_bytes(o->type, o->rank, o->dims);
+    if (need == 0 || need != length)
+        return ANEURALNETWORKS_BAD_DATA;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel *m, int32_t index,
+                                                const void *buffer, size_t length)
+{
+    if (m == NULL || (buffer == NULL && length != 0))
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    int rc = check_settable(m, index);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    nn_operand *o = &m->operands[index];
+    if (buffer == NULL) {
+        clear_value(o);
+        o->lifetime = NN_LIFETIME_NO_VALUE;
+        return ANEURALNETWORKS_NO_ERROR;
+    }
+    rc = check_value_length(o, length);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    void *copy = NULL;
+    if (length <= ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
+        copy = malloc(length);
+        if (copy == NULL)
+            return ANEURALNETWORKS_OUT_OF_MEMORY;
+        memcpy(copy, buffer, length);
+    }
+    clear_value(o);
+    o->copy = copy;
+    o->value = copy ? copy : buffer;
+    o->length = length;
+    o->lifetime = NN_LIFETIME_CONSTANT;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksModel_setOperandValueFromMemory(ANeuralNetworksModel *m, int32_t index,
+                                                          const ANeuralNetworksMemory *memory,
+                                                          size_t offset, size_t length)
+{
+    if (m == NULL || memory == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    int rc = check_settable(m, index);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    if (memory->kind != NN_MEMORY_FD)
+        return ANEURALNETWORKS_BAD_DATA;
+    nn_operand *o = &m->operands[index];
+    rc = check_value_length(o, length);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    uint8_t *p;
+    rc = nn_memory_region(memory, offset, length, false, &p);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    clear_value(o);
+    o->value = p;
+    o->length = length;
+    o->memory = memory;
+    o->lifetime = NN_LIFETIME_CONSTANT;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel *m, int32_t index,
+                                                         const ANeuralNetworksModel *value)
+{
+    if (m == NULL || value == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    int rc = check_settable(m, index);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    if (!value->finished || value == m)
+        return ANEURALNETWORKS_BAD_DATA;
+    nn_operand *o = &m->operands[index];
+    if (o->type != ANEURALNETWORKS_MODEL)
+        return ANEURALNETWORKS_BAD_DATA;
+    clear_value(o);
+    o->subgraph = value;
+    o->lifetime = NN_LIFETIME_SUBGRAPH;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+        ANeuralNetworksModel *m, int32_t index, const ANeuralNetworksSymmPerChannelQuantParams *cq)
+{
+    if (m == NULL || cq == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!model_modifiable(m))
+        return ANEURALNETWORKS_BAD_STATE;
+    if (index < 0 || (uint32_t)index >= m->n_operands)
+        return ANEURALNETWORKS_BAD_DATA;
+    nn_operand *o = &m->operands[index];
+    if (o->type != ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL)
+        return ANEURALNETWORKS_BAD_DATA;
+    if (cq->channelDim >= o->rank || cq->scales == NULL || o->dims[cq->channelDim] == 0 ||
+        cq->scaleCount != o->dims[cq->channelDim])
+        return ANEURALNETWORKS_BAD_DATA;
+    for (uint32_t i = 0; i < cq->scaleCount; i++)
+        if (!(cq->scales[i] > 0.0f))
+            return ANEURALNETWORKS_BAD_DATA;
+    float *scales = malloc((size_t)cq->scaleCount * sizeof *scales);
+    if (scales == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    memcpy(scales, cq->scales, (size_t)cq->scaleCount * sizeof *scales);
+    free(o->channel_quant.scales);
+    o->channel_quant.channel_dim = cq->channelDim;
+    o->channel_quant.scale_count = cq->scaleCount;
+    o->channel_quant.scales = scales;
+    o->has_channel_quant = true;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+/* Runs the operation's validate with tensors built from the model operands. */
+int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op)
+{
+    const nn_op_def *def = nn_op_lookup(op->type);
+    if (def == NULL || def->validate == NULL)
+        return ANEURALNETWORKS_NO_ERROR; /* reported as unsupported at compilation */
+    size_t n = (size_t)op->n_in + op->n_out;
+    nn_tensor *tensors = calloc(n ? n : 1, sizeof *tensors);
+    nn_tensor **ptrs = calloc(n ? n : 1, sizeof *ptrs);
+    if (tensors == NULL || ptrs == NULL) {
+        free(tensors);
+        free(ptrs);
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < op->n_in; i++)
+        nn_operand_to_tensor(&m->operands[op->in[i]], &tensors[i]);
+    for (uint32_t i = 0; i < op->n_out; i++)
+        nn_operand_to_tensor(&m->operands[op->out[i]], &tensors[op->n_in + i]);
+    for (size_t i = 0; i < n; i++)
+        ptrs[i] = &tensors[i];
+    nn_op_call call = {
+        .op_type = op->type,
+        .n_in = op->n_in,
+        .n_out = op->n_out,
+        .in = ptrs,
+        .out = ptrs + op->n_in,
+        .feature_level = NN_RUNTIME_FEATURE_LEVEL,
+        .relaxed = m->relaxed,
+    };
+    int rc = def->validate(&call);
+    free(tensors);
+    free(ptrs);
+    return rc;
+}
+
+static int copy_indexes(const uint32_t *src, uint32_t n, uint32_t **dst)
+{
+    *dst = malloc((n ? n : 1) * sizeof **dst);
+    if (*dst == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    if (n)
+        memcpy(*dst, src, n * sizeof **dst);
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *m,
+                                             ANeuralNetworksOperationType type,
+                                             uint32_t inputCount, const uint32_t *inputs,
+                                             uint32_t outputCount, const uint32_t *outputs)
+{
+    if (m == NULL || (inputCount && inputs == NULL) || (outputCount && outputs == NULL))
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!model_modifiable(m))
+        return ANEURALNETWORKS_BAD_STATE;
+    if (type < ANEURALNETWORKS_ADD || type > ANEURALNETWORKS_RANK || outputCount == 0)
+        return ANEURALNETWORKS_BAD_DATA;
+    for (uint32_t i = 0; i < inputCount; i++)
+        if (inputs[i] >= m->n_operands)
+            return ANEURALNETWORKS_BAD_DATA;
+    for (uint32_t i = 0; i < outputCount; i++) {
+        if (outputs[i] >= m->n_operands)
+            return ANEURALNETWORKS_BAD_DATA;
+        const nn_operand *o = &m->operands[outputs[i]];
+        if (o->lifetime != NN_LIFETIME_TEMPORARY && o->lifetime != NN_LIFETIME_OUTPUT)
+            return ANEURALNETWORKS_BAD_DATA;
+        for (uint32_t j = 0; j < i; j++)
+            if (outputs[j] == outputs[i])
+                return ANEURALNETWORKS_BAD_DATA;
+    }
+    /* An operand is written by at most one operation. */
+    for (uint32_t k = 0; k < m->n_operations; k++) {
+        const nn_operation *prev = &m->operations[k];
+        for (uint32_t a = 0; a < prev->n_out; a++)
+            for (uint32_t i = 0; i < outputCount; i++)
+                if (prev->out[a] == outputs[i])
+                    return ANEURALNETWORKS_BAD_DATA;
+    }
+    nn_operation op = {.type = type, .n_in = inputCount, .n_out = outputCount};
+    if (copy_indexes(inputs, inputCount, &op.in) != ANEURALNETWORKS_NO_ERROR ||
+        copy_indexes(outputs, outputCount, &op.out) != ANEURALNETWORKS_NO_ERROR) {
+        free(op.in);
+        free(op.out);
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
+    int rc = nn_validate_operation(m, &op);
+    if (rc == ANEURALNETWORKS_NO_ERROR && m->n_operations == m->cap_operations) {
+        uint32_t cap = m->cap_operations ? m->cap_operations * 2 : 16;
+        nn_operation *p = realloc(m->operations, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+        } else {
+            m->operations = p;
+            m->cap_operations = cap;
+        }
+    }
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+        free(op.in);
+        free(op.out);
+        return rc;
+    }
+    m->operations[m->n_operations++] = op;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *m,
+                                                         uint32_t inputCount,
+                                                         const uint32_t *inputs,
+                                                         uint32_t outputCount,
+                                                         const uint32_t *outputs)
+{
+    if (m == NULL || (inputCount && inputs == NULL) || (outputCount && outputs == NULL))
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!model_modifiable(m))
+        return ANEURALNETWORKS_BAD_STATE;
+    /* Check everything first so that a rejected call changes nothing. */
+    for (uint32_t i = 0; i < inputCount + outputCount; i++) {
+        uint32_t idx = i < inputCount ? inputs[i] : outputs[i - inputCount];
+        if (idx >= m->n_operands)
+            return ANEURALNETWORKS_BAD_DATA;
+        enum nn_lifetime lt = m->operands[idx].lifetime;
+        bool was_io = m->identified && (lt == NN_LIFETIME_INPUT || lt == NN_LIFETIME_OUTPUT);
+        if (lt != NN_LIFETIME_TEMPORARY && !was_io)
+            return ANEURALNETWORKS_BAD_DATA;
+        if (m->operands[idx].type == ANEURALNETWORKS_MODEL)
+            return ANEURALNETWORKS_BAD_DATA;
+        for (uint32_t j = 0; j < i; j++) {
+            uint32_t other = j < inputCount ? inputs[j] : outputs[j - inputCount];
+            if (other == idx)
+                return ANEURALNETWORKS_BAD_DATA;
+        }
+    }
+    uint32_t *in = NULL, *out = NULL;
+    if (copy_indexes(inputs, inputCount, &in) != ANEURALNETWORKS_NO_ERROR ||
+        copy_indexes(outputs, outputCount, &out) != ANEURALNETWORKS_NO_ERROR) {
+        free(in);
+        free(out);
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
+    /* A second call replaces the first. */
+    for (uint32_t i = 0; i < m->n_inputs; i++)
+        m->operands[m->inputs[i]].lifetime = NN_LIFETIME_TEMPORARY;
+    for (uint32_t i = 0; i < m->n_outputs; i++)
+        m->operands[m->outputs[i]].lifetime = NN_LIFETIME_TEMPORARY;
+    free(m->inputs);
+    free(m->outputs);
+    m->inputs = in;
+    m->n_inputs = inputCount;
+    m->outputs = out;
+    m->n_outputs = outputCount;
+    for (uint32_t i = 0; i < inputCount; i++)
+        m->operands[in[i]].lifetime = NN_LIFETIME_INPUT;
+    for (uint32_t i = 0; i < outputCount; i++)
+        m->operands[out[i]].lifetime = NN_LIFETIME_OUTPUT;
+    m->identified = true;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksModel_relaxComputationFloat32toFloat16(ANeuralNetworksModel *m,
+                                                                 bool allow)
+{
+    if (m == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!model_modifiable(m))
+        return ANEURALNETWORKS_BAD_STATE;
+    m->relaxed = allow;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+/*
+ * Orders the operations so that each runs after the producers of its inputs
+ * (Kahn's algorithm). Fails on a cycle or on an input nothing defines.
+ */
+static int order_operations(ANeuralNetworksModel *m)
+{
+    uint32_t n_ops = m->n_operations, n_opd = m->n_operands;
+    uint32_t *order = malloc((n_ops ? n_ops : 1) * sizeof *order);
+    uint32_t *missing = calloc(n_ops ? n_ops : 1, sizeof *missing);
+    bool *ready = calloc(n_opd ? n_opd : 1, sizeof *ready);
+    /* consumers in CSR form: for each operand, the operations reading it */
+    uint32_t *start = calloc((size_t)n_opd + 1, sizeof *start);
+    size_t total = 0;
+    for (uint32_t k = 0; k < n_ops; k++)
+        total += m->operations[k].n_in;
+    uint32_t *users = malloc((total ? total : 1) * sizeof *users);
+    int rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+    if (!order || !missing || !ready || !start || !users)
+        goto out;
+    for (uint32_t i = 0; i < n_opd; i++) {
+        enum nn_lifetime lt = m->operands[i].lifetime;
+        ready[i] = lt != NN_LIFETIME_TEMPORARY && lt != NN_LIFETIME_OUTPUT;
+    }
+    for (uint32_t k = 0; k < n_ops; k++)
+        for (uint32_t a = 0; a < m->operations[k].n_in; a++)
+            start[m->operations[k].in[a] + 1]++;
+    for (uint32_t i = 0; i < n_opd; i++)
+        start[i + 1] += start[i];
+    {
+        uint32_t *fill = calloc(n_opd ? n_opd : 1, sizeof *fill);
+        if (fill == NULL)
+            goto out;
+        for (uint32_t k = 0; k < n_ops; k++)
+            for (uint32_t a = 0; a < m->operations[k].n_in; a++) {
+                uint32_t o = m->operations[k].in[a];
+                users[start[o] + fill[o]++] = k;
+            }
+        free(fill);
+    }
+    uint32_t head = 0, tail = 0;
+    for (uint32_t k = 0; k < n_ops; k++) {
+        for (uint32_t a = 0; a < m->operations[k].n_in; a++)
+            if (!ready[m->operations[k].in[a]])
+                missing[k]++;
+        if (missing[k] == 0)
+            order[tail++] = k;
+    }
+    while (head < tail) {
+        const nn_operation *op = &m->operations[order[head++]];
+        for (uint32_t b = 0; b < op->n_out; b++) {
+            uint32_t o = op->out[b];
+            if (ready[o])
+                continue;
+            ready[o] = true;
+            for (uint32_t u = start[o]; u < start[o + 1]; u++)
+                if (--missing[users[u]] == 0)
+                    order[tail++] = users[u];
+        }
+    }
+    if (tail != n_ops) {
+        rc = ANEURALNETWORKS_BAD_DATA;
+        goto out;
+    }
+    free(m->order);
+    m->order = order;
+    order = NULL;
+    rc = ANEURALNETWORKS_NO_ERROR;
+out:
+    free(order);
+    free(missing);
+    free(ready);
+    free(start);
+    free(users);
+    return rc;
+}
+
+static int validate_model(ANeuralNetworksModel *m)
+{
+    if (!m->identified || m->n_outputs == 0 || m->n_operations == 0)
+        return ANEURALNETWORKS_BAD_DATA;
+    /* Every temporary and output is written by exactly one operation; no
+     * input or constant is written at all (addOperation enforces the rest). */
+    uint8_t *written = calloc(m->n_operands ? m->n_operands : 1, 1);
+    if (written == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    int rc = ANEURALNETWORKS_NO_ERROR;
+    for (uint32_t k = 0; k < m->n_operations; k++)
+        for (uint32_t b = 0; b < m->operations[k].n_out; b++) {
+            uint32_t o = m->operations[k].out[b];
+            enum nn_lifetime lt = m->operands[o].lifetime;
+            if (lt != NN_LIFETIME_TEMPORARY && lt != NN_LIFETIME_OUTPUT)
+                rc = ANEURALNETWORKS_BAD_DATA;
+            written[o]++;
+        }
+    for (uint32_t i = 0; i < m->n_operands && rc == ANEURALNETWORKS_NO_ERROR; i++) {
+        const nn_operand *o = &m->operands[i];
+        enum nn_lifetime lt = o->lifetime;
+        if ((lt == NN_LIFETIME_TEMPORARY || lt == NN_LIFETIME_OUTPUT) && written[i] != 1)
+            rc = ANEURALNETWORKS_BAD_DATA;
+        if (o->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL && !o->has_channel_quant)
+            rc = ANEURALNETWORKS_BAD_DATA;
+        if (o->type == ANEURALNETWORKS_MODEL && lt != NN_LIFETIME_SUBGRAPH)
+            rc = ANEURALNETWORKS_BAD_DATA;
+    }
+    free(written);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    rc = order_operations(m);
+    for (uint32_t k = 0; k < m->n_operations && rc == ANEURALNETWORKS_NO_ERROR; k++) {
+        const nn_operation *op = &m->operations[k];
+        for (uint32_t a = 0; a < op->n_in; a++) {
+            const nn_operand *o = &m->operands[op->in[a]];
+            /* Constants from memory must still fit the memory they came from. */
+            if (o->memory && o->memory->size < o->length)
+                rc = ANEURALNETWORKS_BAD_DATA;
+        }
+        if (rc == ANEURALNETWORKS_NO_ERROR)
+            rc = nn_validate_operation(m, op);
+    }
+    return rc;
+}
+
+NN_API int ANeuralNetworksModel_finish(ANeuralNetworksModel *m)
+{
+    if (m == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (!model_modifiable(m))
+        return ANEURALNETWORKS_BAD_STATE;
+    int rc = validate_model(m);
+    if (rc == ANEURALNETWORKS_OUT_OF_MEMORY)
+        return rc;
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+        m->invalid = true;
+        return rc;
+    }
+    m->finished = true;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+NN_API int ANeuralNetworksModel_getSupportedOperationsForDevices(
+        const ANeuralNetworksModel *m, const ANeuralNetworksDevice *const *devices,
+        uint32_t numDevices, bool *supportedOps)
+{
+    if (m == NULL || devices == NULL || supportedOps == NULL)
+        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    if (numDevices == 0)
+        return ANEURALNETWORKS_BAD_DATA;
+    for (uint32_t d = 0; d < numDevices; d++) {
+        if (!nn_device_is_valid(devices[d]))
+            return ANEURALNETWORKS_BAD_DATA;
+        for (uint32_t e = 0; e < d; e++)
+            if (devices[e] == devices[d])
+                return ANEURALNETWORKS_BAD_DATA;
+    }
+    if (!m->finished)
+        return ANEURALNETWORKS_BAD_STATE;
+    for (uint32_t k = 0; k < m->n_operations; k++) {
+        bool ok = false;
+        for (uint32_t d = 0; d < numDevices && !ok; d++)
+            ok = devices[d]->driver->supports(m, k);
+        supportedOps[k] = ok;
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+}

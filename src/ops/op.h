@@ -1,0 +1,118 @@
+/*
+ * The operation interface. Every operation is one nn_op_def, defined in one
+ * file of src/ops and listed in one of the ops_*.h lists that registry.c
+ * includes. The runtime drives it in three steps:
+ *
+ *   validate  at addOperation/finish: operand counts, types, ranks, constant
+ *             parameter values. Tensors carry the declared type; dims may be
+ *             0 (unknown) and rank 0 for a tensor means unknown rank; data is
+ *             set only for constant operands (NULL otherwise). Returns
+ *             ANEURALNETWORKS_BAD_DATA for anything the spec forbids.
+ *   prepare   shape inference: fills each output's rank and dims from the
+ *             inputs, sets scratch_bytes if execute needs scratch memory.
+ *             Called at compile time when every input shape is known (input
+ *             data may still be NULL: if the output shape depends on values
+ *             that are not known yet, return NO_ERROR leaving the outputs as
+ *             they are), and again before every execute with real shapes and
+ *             data. Returns BAD_DATA for incompatible shapes, OP_FAILED for
+ *             bad values found in data at execution time.
+ *   execute   computes the outputs. Only called when at least one output
+ *             holds elements. Out-of-range indices in data are OP_FAILED.
+ *
+ * plan/release (optional) run once per compilation, with constant inputs
+ * available, to build per-operation state (e.g. packed weights) kept in
+ * call->state for every execute.
+ */
+#ifndef NN_OPS_OP_H
+#define NN_OPS_OP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "android/NeuralNetworks.h"
+
+#define NN_MAX_RANK 8
+
+typedef struct nn_channel_quant {
+    uint32_t channel_dim;
+    uint32_t scale_count;
+    float *scales;
+} nn_channel_quant;
+
+typedef struct nn_tensor {
+    int32_t type;                    /* OperandCode */
+    uint32_t rank;                   /* 0 for scalars (and unknown-rank tensors) */
+    uint32_t dims[NN_MAX_RANK];
+    float scale;
+    int32_t zero_point;
+    const nn_channel_quant *channel_quant; /* TENSOR_QUANT8_SYMM_PER_CHANNEL only */
+    void *data;                      /* NULL when the value is not known or omitted */
+    size_t bytes;                    /* bytes reachable at data */
+    bool omitted;                    /* optional operand given no value */
+    bool constant;                   /* value fixed at compile time */
+} nn_tensor;
+
+typedef struct nn_op_call {
+    int32_t op_type;
+    uint32_t n_in;
+    uint32_t n_out;
+    nn_tensor **in;
+    nn_tensor **out;
+    int32_t feature_level;           /* level the model is validated against */
+    bool relaxed;                    /* float32 may be computed as float16 */
+    void *state;                     /* from plan, NULL without one */
+    size_t scratch_bytes;            /* set by prepare */
+    void *scratch;                   /* at least scratch_bytes, 64-byte aligned */
+    struct nn_exec_ctx *ctx;         /* executor context (control flow) */
+} nn_op_call;
+
+typedef struct nn_op_def {
+    int32_t code;
+    const char *name;
+    int (*validate)(const nn_op_call *call);
+    int (*prepare)(nn_op_call *call);
+    int (*execute)(nn_op_call *call);
+    int (*plan)(nn_op_call *call, void **state);
+    void (*release)(void *state);
+} nn_op_def;
+
+/* The definition of an operation code, or NULL if it has none. */
+const nn_op_def *nn_op_lookup(int32_t code);
+
+/* ---- helpers for operation code (src/ops/op_util.c) ---- */
+
+bool nn_type_is_tensor(int32_t type);
+bool nn_type_is_quant8(int32_t type); /* QUANT8_ASYMM or QUANT8_ASYMM_SIGNED */
+/* Bytes of one element of the type, 0 for MODEL or unknown codes. */
+size_t nn_type_size(int32_t type);
+const char *nn_type_name(int32_t type);
+const char *nn_op_name(int32_t code);
+
+/* Number of elements; 1 for scalars. */
+size_t nn_tensor_count(const nn_tensor *t);
+/* True when the rank is known and no dimension is 0 (used at compile time). */
+bool nn_tensor_shape_known(const nn_tensor *t);
+/* Product of dims[begin..end). */
+size_t nn_dims_product(const nn_tensor *t, uint32_t begin, uint32_t end);
+/* Copies rank and dims of src into dst. */
+void nn_tensor_copy_shape(nn_tensor *dst, const nn_tensor *src);
+
+/* Scalar readers; the operand must hold data of the matching scalar type. */
+int32_t nn_scalar_i32(const nn_tensor *t);
+float nn_scalar_f32(const nn_tensor *t);   /* FLOAT32 or FLOAT16 scalar */
+bool nn_scalar_bool(const nn_tensor *t);
+
+/* Shape of a numpy-style broadcast of a and b into out. BAD_DATA if they do
+ * not broadcast. */
+int nn_broadcast_shape(const nn_tensor *a, const nn_tensor *b, nn_tensor *out);
+
+/* Validation helpers: each returns ANEURALNETWORKS_NO_ERROR or BAD_DATA. */
+int nn_check_counts(const nn_op_call *c, uint32_t min_in, uint32_t max_in, uint32_t n_out);
+int nn_check_type(const nn_tensor *t, int32_t type);
+/* Rank check that passes for an unknown-rank tensor. */
+int nn_check_rank(const nn_tensor *t, uint32_t min_rank, uint32_t max_rank);
+/* Quant8 tensors: scale > 0 and zero point in the type's range. */
+int nn_check_quant(const nn_tensor *t);
+
+#endif

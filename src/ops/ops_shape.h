@@ -1,0 +1,1 @@
+/* Operations of this family: one NN_OP(NAME) line each (see registry.c). */

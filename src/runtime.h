@@ -1,0 +1,306 @@
+/*
+ * Internal definitions of the API objects and of the path that runs them:
+ * model IR (src/model) -> compiled plan (src/compile) -> executor (src/exec).
+ */
+#ifndef NN_RUNTIME_H
+#define NN_RUNTIME_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "android/NeuralNetworks.h"
+#include "ops/op.h"
+
+#define NN_RUNTIME_FEATURE_LEVEL ANEURALNETWORKS_FEATURE_LEVEL_5
+#define NN_DEFAULT_LOOP_TIMEOUT_NS (2ull * 1000 * 1000 * 1000)
+#define NN_MAX_LOOP_TIMEOUT_NS (15ull * 1000 * 1000 * 1000)
+/* Alignment and padding the executor prefers for I/O buffers. */
+#define NN_PREFERRED_ALIGNMENT 64u
+#define NN_PREFERRED_PADDING 64u
+
+/* ---------------------------------------------------------------- memory */
+
+enum nn_memory_kind { NN_MEMORY_FD, NN_MEMORY_DESC };
+
+typedef struct nn_memory_role {
+    const ANeuralNetworksCompilation *compilation;
+    bool is_input;
+    uint32_t index;
+} nn_memory_role;
+
+struct ANeuralNetworksMemory {
+    enum nn_memory_kind kind;
+    uint8_t *data;            /* start of the usable region */
+    size_t size;
+    /* NN_MEMORY_FD: the mapping */
+    void *map_base;
+    size_t map_length;
+    int prot;
+    int fd;
+    /* NN_MEMORY_DESC: the operand it was described as, and its roles */
+    int32_t type;
+    float scale;
+    int32_t zero_point;
+    uint32_t rank;
+    uint32_t dims[NN_MAX_RANK];
+    nn_memory_role *roles;
+    uint32_t n_roles;
+    pthread_mutex_t lock;     /* guards initialized and the current dims */
+    bool initialized;
+};
+
+struct ANeuralNetworksMemoryDesc {
+    bool finished;
+    bool has_operand;
+    bool has_dims;
+    int32_t type;
+    float scale;
+    int32_t zero_point;
+    uint32_t rank;            /* rank and dims merged from roles and setDimensions */
+    bool rank_known;
+    uint32_t dims[NN_MAX_RANK];
+    nn_memory_role *roles;
+    uint32_t n_roles;
+};
+
+/* Requires memory of the given size at offset within m; BAD_DATA if outside. */
+int nn_memory_region(const ANeuralNetworksMemory *m, size_t offset, size_t length, bool write,
+                     uint8_t **out);
+
+/* ----------------------------------------------------------------- model */
+
+enum nn_lifetime {
+    NN_LIFETIME_TEMPORARY,
+    NN_LIFETIME_INPUT,
+    NN_LIFETIME_OUTPUT,
+    NN_LIFETIME_CONSTANT,     /* copied or referenced value */
+    NN_LIFETIME_NO_VALUE,     /* omitted optional operand */
+    NN_LIFETIME_SUBGRAPH,     /* reference to another model */
+};
+
+typedef struct nn_operand {
+    int32_t type;
+    uint32_t rank;
+    uint32_t dims[NN_MAX_RANK];
+    float scale;
+    int32_t zero_point;
+    nn_channel_quant channel_quant;
+    bool has_channel_quant;
+    enum nn_lifetime lifetime;
+    void *copy;               /* owned copy of a small value */
+    const void *value;        /* points at copy, the caller's buffer or memory */
+    size_t length;
+    const ANeuralNetworksMemory *memory;
+    const ANeuralNetworksModel *subgraph;
+} nn_operand;
+
+typedef struct nn_operation {
+    int32_t type;
+    uint32_t n_in;
+    uint32_t n_out;
+    uint32_t *in;
+    uint32_t *out;
+} nn_operation;
+
+struct ANeuralNetworksModel {
+    nn_operand *operands;
+    uint32_t n_operands;
+    uint32_t cap_operands;
+    nn_operation *operations;
+    uint32_t n_operations;
+    uint32_t cap_operations;
+    uint32_t *inputs;
+    uint32_t n_inputs;
+    uint32_t *outputs;
+    uint32_t n_outputs;
+    bool identified;
+    bool relaxed;
+    bool finished;
+    bool invalid;             /* finish failed: the model can only be freed */
+    uint32_t *order;          /* operations in a valid execution order, set by finish */
+};
+
+#define NN_API __attribute__((visibility("default")))
+
+/* Checks an ANeuralNetworksOperandType as addOperand and setInput see it. */
+int nn_check_operand_type(const ANeuralNetworksOperandType *t, bool allow_unknown_rank);
+/* Fills t from the operand's declaration (and constant value, if any). */
+void nn_operand_to_tensor(const nn_operand *o, nn_tensor *t);
+/* Bytes of an operand whose shape is fully known; 0 if unknown or overflowing. */
+size_t nn_operand_bytes(int32_t type, uint32_t rank, const uint32_t *dims);
+/* Bytes of a tensor with real dims (zero-sized allowed); false on overflow. */
+bool nn_tensor_bytes(const nn_tensor *t, size_t *bytes);
+/* Validates one operation of a model through the registry. */
+int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op);
+
+/* ---------------------------------------------------------------- device */
+
+typedef struct nn_driver {
+    /* Whether the device can run operation op_index of a finished model. */
+    bool (*supports)(const ANeuralNetworksModel *model, uint32_t op_index);
+} nn_driver;
+
+struct ANeuralNetworksDevice {
+    const char *name;
+    const char *version;
+    int32_t type;
+    int64_t feature_level;
+    const nn_driver *driver;
+};
+
+uint32_t nn_device_count(void);
+const ANeuralNetworksDevice *nn_device_at(uint32_t i);
+bool nn_device_is_valid(const ANeuralNetworksDevice *d);
+
+/* ------------------------------------------------------------------ plan */
+
+typedef struct nn_step {
+    const nn_op_def *def;
+    uint32_t op_index;
+    const nn_operation *op;
+    void *state;              /* from def->plan */
+} nn_step;
+
+typedef struct nn_subplan {
+    const ANeuralNetworksModel *model;
+    nn_step *steps;
+    uint32_t n_steps;
+    nn_tensor *tensors;       /* per operand: compile-time type, shape, constant data */
+    size_t *arena_offset;     /* per operand: SIZE_MAX unless placed in the arena */
+    size_t arena_size;
+    int32_t *output_slot;     /* per operand: index among the model outputs, or -1 */
+    uint32_t max_op_io;       /* largest n_in + n_out of a step */
+} nn_subplan;
+
+typedef struct nn_plan {
+    nn_subplan *subs;         /* subs[0] is the main model */
+    uint32_t n_subs;
+    bool relaxed;
+} nn_plan;
+
+int nn_plan_build(const ANeuralNetworksModel *model, nn_plan **out);
+void nn_plan_free(nn_plan *plan);
+
+/* ----------------------------------------------------------- compilation */
+
+struct ANeuralNetworksCompilation {
+    ANeuralNetworksModel *model;
+    const ANeuralNetworksDevice *device;  /* the one device everything runs on */
+    bool explicit_single_device;          /* createForDevices with one device */
+    int32_t preference;
+    int32_t priority;
+    uint64_t timeout_ns;
+    char *cache_dir;
+    uint8_t cache_token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN];
+    bool finished;
+    nn_plan *plan;
+};
+
+/* ------------------------------------------------------------- executor */
+
+typedef struct nn_exec_ctx {
+    const nn_plan *plan;
+    uint64_t deadline_ns;     /* CLOCK_MONOTONIC; 0 = none */
+    uint64_t loop_timeout_ns;
+    void *scratch;
+    size_t scratch_cap;
+} nn_exec_ctx;
+
+/*
+ * Runs a subplan. inputs[i] / outputs[i] describe model input / output i:
+ * type, shape and data. An output with data == NULL and !omitted is
+ * allocated by the executor (malloc, the caller frees); an omitted output is
+ * computed and dropped. On return each output's rank and dims hold the
+ * computed shape; an output whose bytes are too small is flagged in
+ * insufficient[i] (may be NULL when all outputs are executor-allocated) and
+ * the run returns OUTPUT_INSUFFICIENT_SIZE after computing every shape.
+ */
+int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn_tensor *outputs,
+                   bool *insufficient);
+void nn_exec_ctx_release(nn_exec_ctx *ctx);
+uint64_t nn_now_ns(void);
+
+/* ------------------------------------------------------------- execution */
+
+enum nn_exec_state { NN_EXEC_PREPARATION, NN_EXEC_COMPUTING, NN_EXEC_COMPLETED };
+
+typedef struct nn_io {
+    bool set;
+    bool omitted;
+    uint32_t rank;            /* shape given at execution time (or declared) */
+    uint32_t dims[NN_MAX_RANK];
+    void *buffer;
+    size_t length;
+    const ANeuralNetworksMemory *memory;
+} nn_io;
+
+struct ANeuralNetworksExecution {
+    ANeuralNetworksCompilation *compilation;
+    pthread_mutex_t lock;     /* guards state against concurrent misuse */
+    enum nn_exec_state state;
+    bool reusable;
+    bool padding;
+    bool measure;
+    bool io_touched;
+    uint64_t timeout_ns;
+    uint64_t loop_timeout_ns;
+    nn_io *inputs;
+    nn_io *outputs;
+    /* results of the latest computation */
+    int status;
+    nn_tensor *result_shapes;
+    bool *insufficient;
+    uint64_t duration_ns;
+    uint64_t fenced_duration_ns;
+    nn_exec_ctx ctx;
+};
+
+/* Runs the execution now, on the calling thread. fenced_start_ns: when the
+ * dependencies of a fenced computation were met (0 otherwise). */
+int nn_execution_run(ANeuralNetworksExecution *e, uint64_t start_ns, uint64_t fenced_start_ns);
+/* Checks and moves the execution into the computation state. */
+int nn_execution_begin(ANeuralNetworksExecution *e, bool fenced);
+void nn_execution_end(ANeuralNetworksExecution *e, int status);
+
+/* ----------------------------------------------------------------- event */
+
+struct ANeuralNetworksEvent {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool signaled;
+    int status;
+    int fence_fd;             /* eventfd readable once signaled, or -1 */
+    bool external;            /* wraps a caller's sync fence fd */
+    bool has_thread;
+    pthread_t thread;
+    ANeuralNetworksExecution *execution;
+    const ANeuralNetworksEvent **deps;
+    uint32_t n_deps;
+    uint64_t duration_ns;     /* fenced timeout after dependencies, 0 = none */
+};
+
+struct ANeuralNetworksBurst {
+    ANeuralNetworksCompilation *compilation;
+    pthread_mutex_t lock;
+    bool busy;
+};
+
+/* ------------------------------------------------------------------ misc */
+
+/* Diagnostics switched on by NNAPI_LINUX_VLOG (any non-empty value but 0). */
+bool nn_vlog_enabled(void);
+void nn_vlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Overflow-checked size arithmetic: false on overflow. */
+static inline bool nn_mul_size(size_t a, size_t b, size_t *out)
+{
+    return !__builtin_mul_overflow(a, b, out);
+}
+static inline bool nn_add_size(size_t a, size_t b, size_t *out)
+{
+    return !__builtin_add_overflow(a, b, out);
+}
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * A process-wide pool of worker threads for data-parallel kernels.
+ * nn_parallel_for splits [0, n) into chunks and calls fn(arg, begin, end) on
+ * them from the pool and the calling thread, returning when all are done.
+ * When the pool is busy with another caller's loop (several executions at
+ * once, or a nested call) the loop runs on the calling thread alone, so
+ * callers never wait on each other.
+ */
+#ifndef NN_UTIL_THREADPOOL_H
+#define NN_UTIL_THREADPOOL_H
+
+#include <stddef.h>
+
+typedef void (*nn_range_fn)(void *arg, size_t begin, size_t end);
+
+/* grain: the smallest chunk worth handing to another thread. */
+void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg);
+
+/* Threads a parallel loop may use (workers + caller). */
+int nn_thread_count(void);
+
+#endif
