@@ -171,6 +171,8 @@ typedef struct nn_subplan {
     size_t *arena_offset;     /* per operand: SIZE_MAX unless placed in the arena */
     size_t arena_size;
     int32_t *output_slot;     /* per operand: index among the model outputs, or -1 */
+    void **aligned_copies;    /* constants copied for alignment, owned */
+    uint32_t n_aligned_copies;
     uint32_t max_op_io;       /* largest n_in + n_out of a step */
 } nn_subplan;
 
@@ -292,6 +294,13 @@ struct ANeuralNetworksBurst {
 /* Diagnostics switched on by NNAPI_LINUX_VLOG (any non-empty value but 0). */
 bool nn_vlog_enabled(void);
 void nn_vlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whether p suits the natural alignment of the type's elements. */
+static inline bool nn_aligned_for(const void *p, int32_t type)
+{
+    size_t size = nn_type_size(type);
+    return size <= 1 || (uintptr_t)p % size == 0;
+}
 
 /* Overflow-checked size arithmetic: false on overflow. */
 static inline bool nn_mul_size(size_t a, size_t b, size_t *out)

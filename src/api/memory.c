@@ -132,7 +132,7 @@ static int add_role(ANeuralNetworksMemoryDesc *d, const ANeuralNetworksCompilati
     if (d == NULL || c == NULL)
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     if (d->finished || !c->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return d->finished ? ANEURALNETWORKS_BAD_STATE : ANEURALNETWORKS_BAD_DATA;
     const ANeuralNetworksModel *model = c->model;
     uint32_t count = is_input ? model->n_inputs : model->n_outputs;
     if (index >= count || !(frequency > 0.0f && frequency <= 1.0f))

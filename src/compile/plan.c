@@ -221,6 +221,29 @@ out:
     return rc;
 }
 
+/* Constants may sit at any address of the caller's buffers or memory
+ * objects; kernels read elements directly, so misaligned ones are copied. */
+static int align_constants(nn_subplan *sp)
+{
+    for (uint32_t i = 0; i < sp->model->n_operands; i++) {
+        nn_tensor *t = &sp->tensors[i];
+        if (!t->constant || t->data == NULL || t->type == ANEURALNETWORKS_MODEL ||
+            nn_aligned_for(t->data, t->type))
+            continue;
+        void **list = realloc(sp->aligned_copies, (sp->n_aligned_copies + 1) * sizeof *list);
+        if (list == NULL)
+            return ANEURALNETWORKS_OUT_OF_MEMORY;
+        sp->aligned_copies = list;
+        void *copy = malloc(t->bytes);
+        if (copy == NULL)
+            return ANEURALNETWORKS_OUT_OF_MEMORY;
+        memcpy(copy, t->data, t->bytes);
+        list[sp->n_aligned_copies++] = copy;
+        t->data = copy;
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
 static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which)
 {
     nn_subplan *sp = &plan->subs[which];
@@ -246,6 +269,9 @@ static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which
     }
     for (uint32_t i = 0; i < m->n_outputs; i++)
         sp->output_slot[m->outputs[i]] = (int32_t)i;
+    int rc = align_constants(sp);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
     sp->n_steps = m->n_operations;
     for (uint32_t s = 0; s < sp->n_steps; s++) {
         nn_step *step = &sp->steps[s];
@@ -264,7 +290,6 @@ static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which
     nn_tensor **ptrs = calloc(sp->max_op_io ? sp->max_op_io : 1, sizeof *ptrs);
     if (ptrs == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
-    int rc = ANEURALNETWORKS_NO_ERROR;
     for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++)
         rc = prepare_step(sp, &sp->steps[s], plan->relaxed, ptrs);
     free(ptrs);
@@ -286,6 +311,9 @@ void nn_plan_free(nn_plan *plan)
         free(sp->tensors);
         free(sp->arena_offset);
         free(sp->output_slot);
+        for (uint32_t i = 0; i < sp->n_aligned_copies; i++)
+            free(sp->aligned_copies[i]);
+        free(sp->aligned_copies);
     }
     free(plan->subs);
     free(plan);

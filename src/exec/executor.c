@@ -95,13 +95,14 @@ static int place_output(const nn_subplan *sp, run_state *rs, uint32_t idx, nn_te
     if (slot >= 0) {
         nn_tensor *o = &outputs[slot];
         if (!o->omitted && o->data != NULL) {
-            if (bytes <= o->bytes) {
+            /* A misaligned caller buffer gets the result copied at the end. */
+            if (bytes <= o->bytes && nn_aligned_for(o->data, o->type)) {
                 t->data = o->data;
                 t->bytes = o->bytes;
                 return ANEURALNETWORKS_NO_ERROR;
             }
             /* Too small: compute anyway so that later shapes are known. */
-            if (insufficient)
+            if (bytes > o->bytes && insufficient)
                 insufficient[slot] = true;
         }
     } else if (sp->arena_offset[idx] != SIZE_MAX && rs->arena) {
@@ -132,6 +133,48 @@ static bool has_elements(const nn_tensor *t)
     return true;
 }
 
+/* Control flow: execute computes shapes and allocates the outputs itself;
+ * the results are moved into the caller's buffers or adopted as heap data. */
+static int run_allocating_step(const nn_subplan *sp, const nn_step *step, run_state *rs,
+                               nn_op_call *call, nn_tensor *outputs, bool *insufficient)
+{
+    const nn_operation *op = step->op;
+    for (uint32_t i = 0; i < op->n_out; i++)
+        call->out[i]->data = NULL;
+    int rc = step->def->execute(call);
+    for (uint32_t i = 0; i < op->n_out; i++) {
+        uint32_t idx = op->out[i];
+        nn_tensor *t = &rs->t[idx];
+        if (t->data == NULL)
+            continue;
+        rs->owned[idx] = 1;
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            continue;
+        if (!shape_matches_declared(&sp->tensors[idx], t)) {
+            rc = ANEURALNETWORKS_OP_FAILED;
+            continue;
+        }
+        int32_t slot = sp->output_slot[idx];
+        nn_tensor *o = slot >= 0 ? &outputs[slot] : NULL;
+        if (o == NULL || o->omitted || o->data == NULL)
+            continue;
+        size_t bytes;
+        if (!nn_tensor_bytes(t, &bytes))
+            rc = ANEURALNETWORKS_OP_FAILED;
+        else if (bytes > o->bytes) {
+            if (insufficient)
+                insufficient[slot] = true;
+        } else {
+            memcpy(o->data, t->data, bytes);
+            free(t->data);
+            rs->owned[idx] = 0;
+            t->data = o->data;
+            t->bytes = o->bytes;
+        }
+    }
+    return rc;
+}
+
 static int run_step(nn_exec_ctx *ctx, const nn_subplan *sp, const nn_step *step, run_state *rs,
                     nn_tensor *outputs, bool *insufficient)
 {
@@ -160,6 +203,8 @@ static int run_step(nn_exec_ctx *ctx, const nn_subplan *sp, const nn_step *step,
         if (!t->omitted && t->data == NULL && t->type != ANEURALNETWORKS_MODEL)
             return ANEURALNETWORKS_OP_FAILED;
     }
+    if (step->def->allocates_outputs)
+        return run_allocating_step(sp, step, rs, &call, outputs, insufficient);
     int rc = step->def->prepare ? step->def->prepare(&call) : ANEURALNETWORKS_NO_ERROR;
     if (rc != ANEURALNETWORKS_NO_ERROR)
         return rc == ANEURALNETWORKS_BAD_DATA ? ANEURALNETWORKS_OP_FAILED : rc;
@@ -205,6 +250,17 @@ int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn
         t->data = in->data;
         t->bytes = in->bytes;
         t->omitted = in->omitted;
+        /* Kernels may assume natural alignment: copy a misaligned input. */
+        if (t->data != NULL && !nn_aligned_for(t->data, t->type)) {
+            void *copy = heap_buffer(t->bytes);
+            if (copy == NULL) {
+                run_state_free(&rs, n);
+                return ANEURALNETWORKS_OUT_OF_MEMORY;
+            }
+            memcpy(copy, in->data, t->bytes);
+            t->data = copy;
+            rs.owned[m->inputs[i]] = 1;
+        }
     }
     int rc = ANEURALNETWORKS_NO_ERROR;
     for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++) {
@@ -221,6 +277,9 @@ int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn
         nn_tensor_copy_shape(o, &rs.t[idx]);
         if (insufficient && insufficient[i])
             short_buffer = true;
+        else if (rc == ANEURALNETWORKS_NO_ERROR && !o->omitted && o->data != NULL &&
+                 rs.t[idx].data != o->data)
+            memcpy(o->data, rs.t[idx].data, rs.t[idx].bytes);
         if (rc == ANEURALNETWORKS_NO_ERROR && !o->omitted && o->data == NULL) {
             /* The caller asked the executor to allocate this output. */
             o->data = rs.t[idx].data;

@@ -29,6 +29,9 @@ void nn_operand_to_tensor(const nn_operand *o, nn_tensor *t)
     } else if (o->lifetime == NN_LIFETIME_NO_VALUE) {
         t->omitted = true;
         t->constant = true;
+    } else if (o->lifetime == NN_LIFETIME_SUBGRAPH) {
+        t->data = (void *)o->subgraph;
+        t->constant = true;
     }
 }
 
@@ -615,11 +618,20 @@ NN_API int ANeuralNetworksModel_getSupportedOperationsForDevices(
     }
     if (!m->finished)
         return ANEURALNETWORKS_BAD_STATE;
+    uint32_t n_supported = 0;
     for (uint32_t k = 0; k < m->n_operations; k++) {
         bool ok = false;
         for (uint32_t d = 0; d < numDevices && !ok; d++)
             ok = devices[d]->driver->supports(m, k);
         supportedOps[k] = ok;
+        n_supported += ok;
+        /* Callers such as TFLite's delegate quietly run unsupported
+         * operations elsewhere: say which ones. */
+        if (!ok)
+            nn_vlog("getSupportedOperationsForDevices: operation %u (%s) is not supported", k,
+                    nn_op_name(m->operations[k].type));
     }
+    nn_vlog("getSupportedOperationsForDevices: %u of %u operations supported", n_supported,
+            m->n_operations);
     return ANEURALNETWORKS_NO_ERROR;
 }

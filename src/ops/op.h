@@ -22,6 +22,12 @@
  * plan/release (optional) run once per compilation, with constant inputs
  * available, to build per-operation state (e.g. packed weights) kept in
  * call->state for every execute.
+ *
+ * Control flow (IF, WHILE) sets allocates_outputs: its execute runs other
+ * models and sets each output's shape and data itself, to a malloc'd buffer
+ * the executor then owns. Operands of type MODEL carry, as data, the
+ * referenced const ANeuralNetworksModel * during validate and its compiled
+ * const struct nn_subplan * during prepare and execute.
  */
 #ifndef NN_OPS_OP_H
 #define NN_OPS_OP_H
@@ -75,6 +81,7 @@ typedef struct nn_op_def {
     int (*execute)(nn_op_call *call);
     int (*plan)(nn_op_call *call, void **state);
     void (*release)(void *state);
+    bool allocates_outputs;
 } nn_op_def;
 
 /* The definition of an operation code, or NULL if it has none. */

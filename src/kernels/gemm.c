@@ -1,0 +1,479 @@
+/*
+ * Cache-blocked matrix products (see gemm.h). The work is cut into tasks of
+ * up to MB rows x NB columns handed to the thread pool. Within a task, k is
+ * walked in blocks of KC so that one micro-panel of A (MR x KC) stays in L1
+ * while the B panels of the task's columns (KC x NB) come from L2.
+ */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "android/NeuralNetworks.h"
+#include "kernels/gemm.h"
+#include "kernels/gemm_internal.h"
+#include "kernels/quant.h"
+#include "util/threadpool.h"
+
+#define NR NN_GEMM_NR
+#define KC 256       /* float k block */
+#define KQ 1024      /* int8 k block (bytes per row of packed A) */
+#define NB_PANELS 16 /* columns per task: 256 */
+
+/* ---- portable kernels ---- */
+
+void nn_sgemm_kernel_c(size_t mr, size_t kc, const float *a, size_t lda, const float *b, float *c,
+                       size_t ldc, const float *bias, unsigned flags, float lo, float hi)
+{
+    float acc[NN_SGEMM_MR_C][NR];
+    for (size_t i = 0; i < mr; i++)
+        for (size_t j = 0; j < NR; j++)
+            acc[i][j] = (flags & NN_GEMM_ACCUMULATE) ? c[i * ldc + j] : (bias ? bias[j] : 0.0f);
+    for (size_t p = 0; p < kc; p++) {
+        const float *bp = b + p * NR;
+        for (size_t i = 0; i < mr; i++) {
+            float av = a[i * lda + p];
+            for (size_t j = 0; j < NR; j++)
+                acc[i][j] += av * bp[j];
+        }
+    }
+    for (size_t i = 0; i < mr; i++)
+        for (size_t j = 0; j < NR; j++) {
+            float v = acc[i][j];
+            if (flags & NN_GEMM_CLAMP)
+                v = v < lo ? lo : (v > hi ? hi : v);
+            c[i * ldc + j] = v;
+        }
+}
+
+void nn_qgemm_kernel_c(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
+                       const int32_t *b, int32_t *acc, bool init)
+{
+    if (init)
+        memset(acc, 0, mr * NR * sizeof *acc);
+    for (size_t g = 0; g < kq; g++) {
+        const int8_t *bg = (const int8_t *)(b + g * NR);
+        const uint8_t *ag = (const uint8_t *)(apack + g * mr_stride);
+        for (size_t i = 0; i < mr; i++) {
+            const uint8_t *ai = ag + 4 * i;
+            for (size_t j = 0; j < NR; j++) {
+                const int8_t *bj = bg + 4 * j;
+                acc[i * NR + j] += ai[0] * bj[0] + ai[1] * bj[1] + ai[2] * bj[2] + ai[3] * bj[3];
+            }
+        }
+    }
+}
+
+/* ---- run-time selection ---- */
+
+static nn_gemm_isa g_isa;
+static atomic_int g_isa_ready;
+
+static const nn_gemm_isa *gemm_isa(void)
+{
+    if (atomic_load_explicit(&g_isa_ready, memory_order_acquire))
+        return &g_isa;
+    /* Racing initialisations compute identical values. */
+    nn_gemm_isa isa = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C, nn_qgemm_kernel_c, NULL};
+    const char *force = getenv("NN_GEMM_ISA");
+    bool allow512 = !force || strcmp(force, "avx512") == 0;
+    bool allow2 = !force || strcmp(force, "c") != 0;
+    __builtin_cpu_init();
+    if (allow512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("fma")) {
+        isa = (nn_gemm_isa){NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, NN_QGEMM_MR_AVX512,
+                            nn_qgemm_kernel_avx512, nn_qgemm_requant_avx512};
+    } else if (allow2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        isa.s_mr = NN_SGEMM_MR_AVX2;
+        isa.skernel = nn_sgemm_kernel_avx2;
+    }
+    g_isa = isa;
+    atomic_store_explicit(&g_isa_ready, 1, memory_order_release);
+    return &g_isa;
+}
+
+static void *aligned_alloc64(size_t bytes)
+{
+    size_t rounded = (bytes + 63) & ~(size_t)63;
+    if (rounded < bytes)
+        return NULL;
+    return aligned_alloc(64, rounded ? rounded : 64);
+}
+
+static size_t task_rows(size_t m, size_t n_tasks_cols, size_t mr)
+{
+    /* Enough row tasks to feed every thread, but at least a few micro-panels each. */
+    size_t threads = (size_t)nn_thread_count();
+    size_t mb = 8 * mr;
+    while (mb > mr && ((m + mb - 1) / mb) * n_tasks_cols < 4 * threads)
+        mb -= mr;
+    return mb;
+}
+
+/* ---- float32 ---- */
+
+struct nn_sgemm_packed {
+    size_t n, k, panels;
+    float *data; /* panels x k x NR */
+};
+
+nn_sgemm_packed *nn_sgemm_pack(size_t n, size_t k, const float *b, size_t ldb)
+{
+    nn_sgemm_packed *p = malloc(sizeof *p);
+    if (!p)
+        return NULL;
+    p->n = n;
+    p->k = k;
+    p->panels = (n + NR - 1) / NR;
+    size_t elems = p->panels * NR;
+    if (k && elems > SIZE_MAX / sizeof(float) / k) {
+        free(p);
+        return NULL;
+    }
+    p->data = aligned_alloc64(elems * k * sizeof(float));
+    if (!p->data) {
+        free(p);
+        return NULL;
+    }
+    for (size_t pn = 0; pn < p->panels; pn++) {
+        float *dst = p->data + pn * k * NR;
+        size_t cols = n - pn * NR < NR ? n - pn * NR : NR;
+        for (size_t q = 0; q < k; q++) {
+            for (size_t j = 0; j < cols; j++)
+                dst[q * NR + j] = b[(pn * NR + j) * ldb + q];
+            for (size_t j = cols; j < NR; j++)
+                dst[q * NR + j] = 0.0f;
+        }
+    }
+    return p;
+}
+
+void nn_sgemm_packed_free(nn_sgemm_packed *p)
+{
+    if (p) {
+        free(p->data);
+        free(p);
+    }
+}
+
+size_t nn_sgemm_packed_n(const nn_sgemm_packed *p) { return p->n; }
+size_t nn_sgemm_packed_k(const nn_sgemm_packed *p) { return p->k; }
+
+typedef struct {
+    const nn_gemm_isa *isa;
+    size_t m;
+    const float *a;
+    size_t lda;
+    const nn_sgemm_packed *bp;
+    const float *bias;
+    float lo, hi;
+    bool clamp;
+    float *c;
+    size_t ldc;
+    size_t mb, col_tasks;
+} sgemm_job;
+
+static void sgemm_task(void *arg, size_t begin, size_t end)
+{
+    const sgemm_job *J = arg;
+    const size_t mr = J->isa->s_mr, n = J->bp->n, k = J->bp->k;
+    for (size_t t = begin; t < end; t++) {
+        size_t r0 = (t / J->col_tasks) * J->mb;
+        size_t r1 = r0 + J->mb < J->m ? r0 + J->mb : J->m;
+        size_t p0 = (t % J->col_tasks) * NB_PANELS;
+        size_t p1 = p0 + NB_PANELS < J->bp->panels ? p0 + NB_PANELS : J->bp->panels;
+        for (size_t k0 = 0; k0 < k || k0 == 0; k0 += KC) {
+            size_t kc = k - k0 < KC ? k - k0 : KC;
+            unsigned flags = (k0 ? NN_GEMM_ACCUMULATE : 0) |
+                             (k0 + kc >= k && J->clamp ? NN_GEMM_CLAMP : 0);
+            for (size_t i0 = r0; i0 < r1; i0 += mr) {
+                size_t rows = r1 - i0 < mr ? r1 - i0 : mr;
+                for (size_t pn = p0; pn < p1; pn++) {
+                    size_t j0 = pn * NR;
+                    size_t cols = n - j0 < NR ? n - j0 : NR;
+                    const float *b = J->bp->data + pn * k * NR + k0 * NR;
+                    const float *a = J->a + i0 * J->lda + k0;
+                    float *c = J->c + i0 * J->ldc + j0;
+                    if (cols == NR) {
+                        J->isa->skernel(rows, kc, a, J->lda, b, c, J->ldc,
+                                        J->bias ? J->bias + j0 : NULL, flags, J->lo, J->hi);
+                        continue;
+                    }
+                    /* Partial panel: go through a full-width tile. */
+                    float tile[NN_GEMM_MAX_MR * NR], bias[NR];
+                    for (size_t i = 0; i < rows; i++)
+                        for (size_t j = 0; j < NR; j++)
+                            tile[i * NR + j] = (flags & NN_GEMM_ACCUMULATE) && j < cols
+                                                   ? c[i * J->ldc + j]
+                                                   : 0.0f;
+                    for (size_t j = 0; j < NR; j++)
+                        bias[j] = J->bias && j < cols ? J->bias[j0 + j] : 0.0f;
+                    J->isa->skernel(rows, kc, a, J->lda, b, tile, NR, bias, flags, J->lo, J->hi);
+                    for (size_t i = 0; i < rows; i++)
+                        memcpy(c + i * J->ldc, tile + i * NR, cols * sizeof(float));
+                }
+            }
+            if (k == 0)
+                break;
+        }
+    }
+}
+
+void nn_sgemm_prepacked(size_t m, const float *a, size_t lda, const nn_sgemm_packed *bp,
+                        const float *bias, float lo, float hi, float *c, size_t ldc)
+{
+    if (m == 0 || bp->n == 0)
+        return;
+    sgemm_job J = {.isa = gemm_isa(), .m = m, .a = a, .lda = lda, .bp = bp, .bias = bias,
+                   .lo = lo, .hi = hi, .clamp = !(isinf(lo) && lo < 0 && isinf(hi) && hi > 0),
+                   .c = c, .ldc = ldc};
+    J.col_tasks = (bp->panels + NB_PANELS - 1) / NB_PANELS;
+    J.mb = task_rows(m, J.col_tasks, J.isa->s_mr);
+    size_t tasks = ((m + J.mb - 1) / J.mb) * J.col_tasks;
+    /* A task costs about mb * 256 * k multiply-adds; small products stay serial. */
+    size_t work = m * bp->n * (bp->k ? bp->k : 1);
+    if (work < (size_t)1 << 17)
+        sgemm_task(&J, 0, tasks);
+    else
+        nn_parallel_for(tasks, 1, sgemm_task, &J);
+}
+
+int nn_sgemm(size_t m, size_t n, size_t k, const float *a, size_t lda, const float *b,
+             size_t ldb, const float *bias, float lo, float hi, float *c, size_t ldc)
+{
+    if (m == 0 || n == 0)
+        return ANEURALNETWORKS_NO_ERROR;
+    nn_sgemm_packed *bp = nn_sgemm_pack(n, k, b, ldb);
+    if (!bp)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    nn_sgemm_prepacked(m, a, lda, bp, bias, lo, hi, c, ldc);
+    nn_sgemm_packed_free(bp);
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+/* ---- 8-bit ----
+ * The kernels multiply uint8 by int8. A signed A is shifted by +128 and an
+ * unsigned B by -128 (zero points follow), then
+ *   sum (a - za)(b - zb) = sum a*b - zb * rowsum(a) - za * colsum(b) + k za zb. */
+
+struct nn_qgemm_packed {
+    size_t n, k, kq, panels;
+    int32_t zero;    /* B zero point after the shift to int8 */
+    int32_t *colsum; /* panels * NR sums of shifted B */
+    int32_t *data;   /* panels x kq x NR words of 4 int8 */
+};
+
+nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
+{
+    nn_qgemm_packed *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->n = n;
+    p->k = k;
+    p->kq = (k + 3) / 4;
+    p->panels = (n + NR - 1) / NR;
+    p->zero = b->is_signed ? b->zero : b->zero - 128;
+    size_t cols = p->panels * NR;
+    if (p->kq && cols > SIZE_MAX / sizeof(int32_t) / p->kq) {
+        free(p);
+        return NULL;
+    }
+    p->colsum = calloc(cols ? cols : 1, sizeof(int32_t));
+    p->data = aligned_alloc64(cols * p->kq * sizeof(int32_t));
+    if (!p->colsum || !p->data) {
+        nn_qgemm_packed_free(p);
+        return NULL;
+    }
+    memset(p->data, 0, cols * p->kq * sizeof(int32_t));
+    const uint8_t *src = b->data;
+    for (size_t j = 0; j < n; j++) {
+        int8_t *panel = (int8_t *)(p->data + (j / NR) * p->kq * NR);
+        int32_t sum = 0;
+        for (size_t q = 0; q < k; q++) {
+            int v = b->is_signed ? (int8_t)src[j * b->ld + q] : (int)src[j * b->ld + q] - 128;
+            panel[((q / 4) * NR + (j % NR)) * 4 + (q % 4)] = (int8_t)v;
+            sum += v;
+        }
+        p->colsum[j] = sum;
+    }
+    return p;
+}
+
+void nn_qgemm_packed_free(nn_qgemm_packed *p)
+{
+    if (p) {
+        free(p->colsum);
+        free(p->data);
+        free(p);
+    }
+}
+
+static inline int32_t sat32(int64_t v)
+{
+    return v > INT32_MAX ? INT32_MAX : (v < INT32_MIN ? INT32_MIN : (int32_t)v);
+}
+
+typedef struct {
+    const nn_gemm_isa *isa;
+    size_t m;
+    const nn_q8_matrix *a;
+    const nn_qgemm_packed *bp;
+    const int32_t *bias;
+    const nn_requant *rq; /* NULL: int32 output */
+    void *c;
+    size_t ldc;
+    size_t mb, col_tasks;
+} qgemm_job;
+
+static void qgemm_task(void *arg, size_t begin, size_t end)
+{
+    const qgemm_job *J = arg;
+    const nn_qgemm_packed *bp = J->bp;
+    const size_t mr = J->isa->q_mr, n = bp->n, k = bp->k;
+    const bool a_signed = J->a->is_signed;
+    const int32_t za = a_signed ? J->a->zero + 128 : J->a->zero;
+    const int32_t zb = bp->zero;
+    const uint8_t flip = a_signed ? 0x80 : 0;
+    const uint32_t flip4 = a_signed ? 0x80808080u : 0;
+    int32_t col_term[NR], mult[NR], rshift[NR];
+    uint32_t apack[KQ / 4 * NN_GEMM_MAX_MR];
+    int32_t acc[NB_PANELS][NN_GEMM_MAX_MR * NR];
+    int32_t rowsum[NN_GEMM_MAX_MR];
+    for (size_t t = begin; t < end; t++) {
+        size_t r0 = (t / J->col_tasks) * J->mb;
+        size_t r1 = r0 + J->mb < J->m ? r0 + J->mb : J->m;
+        size_t p0 = (t % J->col_tasks) * NB_PANELS;
+        size_t p1 = p0 + NB_PANELS < bp->panels ? p0 + NB_PANELS : bp->panels;
+        for (size_t i0 = r0; i0 < r1; i0 += mr) {
+            size_t rows = r1 - i0 < mr ? r1 - i0 : mr;
+            for (size_t i = 0; i < rows; i++)
+                rowsum[i] = 0;
+            for (size_t pn = p0; pn < p1; pn++)
+                memset(acc[pn - p0], 0, sizeof acc[0]);
+            for (size_t k0 = 0; k0 < k; k0 += KQ) {
+                size_t kc = k - k0 < KQ ? k - k0 : KQ;
+                size_t kq = (kc + 3) / 4;
+                for (size_t i = 0; i < rows; i++) {
+                    const uint8_t *row = (const uint8_t *)J->a->data + (i0 + i) * J->a->ld + k0;
+                    int32_t s = 0;
+                    for (size_t q = 0; q < kc; q++)
+                        s += (uint8_t)(row[q] ^ flip);
+                    rowsum[i] += s;
+                    size_t full = kc / 4;
+                    for (size_t g = 0; g < full; g++) {
+                        uint32_t w;
+                        memcpy(&w, row + 4 * g, 4);
+                        apack[g * mr + i] = w ^ flip4;
+                    }
+                    if (full < kq) {
+                        uint8_t tail[4] = {0, 0, 0, 0};
+                        for (size_t q = 4 * full; q < kc; q++)
+                            tail[q - 4 * full] = (uint8_t)(row[q] ^ flip);
+                        memcpy(&apack[full * mr + i], tail, 4);
+                    }
+                }
+                for (size_t pn = p0; pn < p1; pn++)
+                    J->isa->qkernel(rows, kq, apack, mr, bp->data + pn * bp->kq * NR + (k0 / 4) * NR,
+                                    acc[pn - p0], false);
+            }
+            for (size_t pn = p0; pn < p1; pn++) {
+                size_t j0 = pn * NR;
+                size_t cols = n - j0 < NR ? n - j0 : NR;
+                const nn_requant *rq = J->rq;
+                bool vec = rq && J->isa->qrequant;
+                for (size_t j = 0; vec && j < cols; j++) {
+                    size_t ch = rq->per_channel ? j0 + j : 0;
+                    int64_t ct = -(int64_t)za * bp->colsum[j0 + j] + (J->bias ? J->bias[j0 + j] : 0);
+                    col_term[j] = sat32(ct);
+                    mult[j] = rq->mult[ch];
+                    rshift[j] = -rq->shift[ch];
+                    vec = ct == col_term[j] && rq->shift[ch] <= 0;
+                }
+                for (size_t i = 0; i < rows; i++) {
+                    int64_t rterm = (int64_t)k * za * zb - (int64_t)zb * rowsum[i];
+                    size_t ci = (i0 + i) * J->ldc + j0;
+                    if (vec && rterm == sat32(rterm)) {
+                        J->isa->qrequant(cols, acc[pn - p0] + i * NR, (int32_t)rterm, col_term, mult,
+                                         rshift, rq->out_zero, rq->lo, rq->hi, rq->out_signed,
+                                         (int8_t *)J->c + ci);
+                        continue;
+                    }
+                    for (size_t j = 0; j < cols; j++) {
+                        int64_t w = acc[pn - p0][i * NR + j] + rterm -
+                                    (int64_t)za * bp->colsum[j0 + j];
+                        if (J->bias)
+                            w += J->bias[j0 + j];
+                        int32_t v = sat32(w);
+                        if (!rq) {
+                            ((int32_t *)J->c)[ci + j] = v;
+                            continue;
+                        }
+                        size_t ch = rq->per_channel ? j0 + j : 0;
+                        int32_t q = rq->out_zero + nn_mul_by_quant_mult(v, rq->mult[ch], rq->shift[ch]);
+                        q = nn_clamp_i32(q, rq->lo, rq->hi);
+                        if (rq->out_signed)
+                            ((int8_t *)J->c)[ci + j] = (int8_t)q;
+                        else
+                            ((uint8_t *)J->c)[ci + j] = (uint8_t)q;
+                    }
+                }
+            }
+        }
+    }
+}
+
+static void qgemm_run(size_t m, const nn_q8_matrix *a, const nn_qgemm_packed *bp,
+                      const int32_t *bias, const nn_requant *rq, void *c, size_t ldc)
+{
+    if (m == 0 || bp->n == 0)
+        return;
+    qgemm_job J = {.isa = gemm_isa(), .m = m, .a = a, .bp = bp, .bias = bias, .rq = rq,
+                   .c = c, .ldc = ldc};
+    J.col_tasks = (bp->panels + NB_PANELS - 1) / NB_PANELS;
+    J.mb = task_rows(m, J.col_tasks, J.isa->q_mr);
+    size_t tasks = ((m + J.mb - 1) / J.mb) * J.col_tasks;
+    size_t work = m * bp->n * (bp->k ? bp->k : 1);
+    if (work < (size_t)1 << 18)
+        qgemm_task(&J, 0, tasks);
+    else
+        nn_parallel_for(tasks, 1, qgemm_task, &J);
+}
+
+void nn_qgemm_prepacked(size_t m, const nn_q8_matrix *a, const nn_qgemm_packed *bp,
+                        const int32_t *bias, const nn_requant *rq, void *c, size_t ldc)
+{
+    qgemm_run(m, a, bp, bias, rq, c, ldc);
+}
+
+void nn_qgemm_prepacked_i32(size_t m, const nn_q8_matrix *a, const nn_qgemm_packed *bp,
+                            const int32_t *bias, int32_t *c, size_t ldc)
+{
+    qgemm_run(m, a, bp, bias, NULL, c, ldc);
+}
+
+int nn_qgemm(size_t m, size_t n, size_t k, const nn_q8_matrix *a, const nn_q8_matrix *b,
+             const int32_t *bias, const nn_requant *rq, void *c, size_t ldc)
+{
+    if (m == 0 || n == 0)
+        return ANEURALNETWORKS_NO_ERROR;
+    nn_qgemm_packed *bp = nn_qgemm_pack(n, k, b);
+    if (!bp)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    qgemm_run(m, a, bp, bias, rq, c, ldc);
+    nn_qgemm_packed_free(bp);
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+int nn_qgemm_i32(size_t m, size_t n, size_t k, const nn_q8_matrix *a, const nn_q8_matrix *b,
+                 const int32_t *bias, int32_t *c, size_t ldc)
+{
+    if (m == 0 || n == 0)
+        return ANEURALNETWORKS_NO_ERROR;
+    nn_qgemm_packed *bp = nn_qgemm_pack(n, k, b);
+    if (!bp)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    qgemm_run(m, a, bp, bias, NULL, c, ldc);
+    nn_qgemm_packed_free(bp);
+    return ANEURALNETWORKS_NO_ERROR;
+}

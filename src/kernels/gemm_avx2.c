@@ -1,0 +1,54 @@
+/* AVX2/FMA float micro-kernel: two ymm per row of 16 columns. */
+#include <immintrin.h>
+
+#include "kernels/gemm_internal.h"
+
+static inline __attribute__((always_inline)) void
+skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b, float *c,
+      size_t ldc, const float *bias, unsigned flags, float lo, float hi)
+{
+    __m256 acc0[NN_SGEMM_MR_AVX2], acc1[NN_SGEMM_MR_AVX2];
+    __m256 init0 = bias ? _mm256_loadu_ps(bias) : _mm256_setzero_ps();
+    __m256 init1 = bias ? _mm256_loadu_ps(bias + 8) : _mm256_setzero_ps();
+#pragma GCC unroll 8
+    for (size_t i = 0; i < MR; i++) {
+        acc0[i] = (flags & NN_GEMM_ACCUMULATE) ? _mm256_loadu_ps(c + i * ldc) : init0;
+        acc1[i] = (flags & NN_GEMM_ACCUMULATE) ? _mm256_loadu_ps(c + i * ldc + 8) : init1;
+    }
+    for (size_t p = 0; p < kc; p++) {
+        __m256 b0 = _mm256_load_ps(b + p * NN_GEMM_NR);
+        __m256 b1 = _mm256_load_ps(b + p * NN_GEMM_NR + 8);
+#pragma GCC unroll 8
+        for (size_t i = 0; i < MR; i++) {
+            __m256 av = _mm256_broadcast_ss(a + i * lda + p);
+            acc0[i] = _mm256_fmadd_ps(av, b0, acc0[i]);
+            acc1[i] = _mm256_fmadd_ps(av, b1, acc1[i]);
+        }
+    }
+    if (flags & NN_GEMM_CLAMP) {
+        __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+#pragma GCC unroll 8
+        for (size_t i = 0; i < MR; i++) {
+            acc0[i] = _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc0[i]));
+            acc1[i] = _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc1[i]));
+        }
+    }
+#pragma GCC unroll 8
+    for (size_t i = 0; i < MR; i++) {
+        _mm256_storeu_ps(c + i * ldc, acc0[i]);
+        _mm256_storeu_ps(c + i * ldc + 8, acc1[i]);
+    }
+}
+
+void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
+                          float *c, size_t ldc, const float *bias, unsigned flags, float lo,
+                          float hi)
+{
+    switch (mr) {
+#define CASE(n) \
+    case n: skern(n, kc, a, lda, b, c, ldc, bias, flags, lo, hi); break;
+        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
+#undef CASE
+    default: break;
+    }
+}

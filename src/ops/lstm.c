@@ -1,0 +1,687 @@
+/*
+ * Float LSTM operations: LSTM (one step), UNIDIRECTIONAL_SEQUENCE_LSTM and
+ * BIDIRECTIONAL_SEQUENCE_LSTM, all on the cell of kernels/lstm.h. Float16
+ * operands are computed in float32.
+ *
+ * A cell's operands are located by an lstm_layout (index of each group in
+ * the operation's input list), so validation, shape inference and weight
+ * loading are shared by the three operations and both directions.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/lstm.h"
+#include "ops/detection_common.h"
+
+#define T_F32 ANEURALNETWORKS_TENSOR_FLOAT32
+#define T_F16 ANEURALNETWORKS_TENSOR_FLOAT16
+#define FL3 ANEURALNETWORKS_FEATURE_LEVEL_3
+#define FL4 ANEURALNETWORKS_FEATURE_LEVEL_4
+
+typedef struct lstm_layout {
+    int w_x;    /* 4 input-to-gate weights */
+    int w_h;    /* 4 recurrent weights */
+    int peep;   /* 3 peephole weights */
+    int bias;   /* 4 biases */
+    int proj;   /* projection weights, then bias */
+    int ln;     /* 4 layer-norm weights, -1 if the op has none */
+    int w_aux;  /* 4 aux weights, -1 if none */
+} lstm_layout;
+
+static const lstm_layout layout_step = {1, 5, 9, 12, 16, 23, -1};
+static const lstm_layout layout_uni = {1, 5, 9, 12, 16, 24, -1};
+static const lstm_layout layout_fw = {1, 5, 9, 12, 16, 53, 40};
+static const lstm_layout layout_bw = {18, 22, 26, 29, 33, 57, 44};
+
+static bool present(const nn_op_call *c, int i)
+{
+    return i >= 0 && (uint32_t)i < c->n_in && !c->in[i]->omitted;
+}
+
+/* An optional group with an input-gate member at first_idx (peephole,
+ * layer norm, aux weights): the input-gate member is present exactly when
+ * the rest of the group is and the cell has an input gate (no CIFG). */
+static bool optional_gate_bad(const nn_op_call *c, int rest, int first_idx, int input_gate)
+{
+    int first = seq_presence(c, first_idx);
+    if (first == SEQ_UNKNOWN || rest == SEQ_UNKNOWN)
+        return false;
+    if (rest == SEQ_ABSENT)
+        return first == SEQ_PRESENT;
+    if (input_gate == SEQ_UNKNOWN)
+        return false;
+    return (first == SEQ_PRESENT) != (input_gate == SEQ_PRESENT);
+}
+
+/* Validates one cell's operands: types and the optional-group rules. */
+static int cell_validate(const nn_op_call *c, const lstm_layout *l, int32_t t)
+{
+    /* Forget, cell and output gate weights and biases are mandatory. */
+    for (int g = 1; g < 4; g++)
+        if (!present(c, l->w_x + g) || !present(c, l->w_h + g) || !present(c, l->bias + g))
+            return SEQ_BAD;
+    for (int i = 0; i < 4; i++) {
+        int groups[] = {l->w_x + i, l->w_h + i, l->bias + i};
+        for (int g = 0; g < 3; g++)
+            if (present(c, groups[g]) &&
+                seq_check_tensor(c->in[groups[g]], t, i == 0 ? 0 : (g == 2 ? 1 : 2)))
+                return SEQ_BAD;
+        if (l->ln >= 0 && present(c, l->ln + i) && seq_check_tensor(c->in[l->ln + i], t, 0))
+            return SEQ_BAD;
+        if (l->w_aux >= 0 && present(c, l->w_aux + i) &&
+            seq_check_tensor(c->in[l->w_aux + i], t, 0))
+            return SEQ_BAD;
+    }
+    for (int i = 0; i < 3; i++)
+        if (present(c, l->peep + i) && seq_check_tensor(c->in[l->peep + i], t, 0))
+            return SEQ_BAD;
+    if ((present(c, l->proj) && seq_check_tensor(c->in[l->proj], t, 0)) ||
+        (present(c, l->proj + 1) && seq_check_tensor(c->in[l->proj + 1], t, 0)))
+        return SEQ_BAD;
+    /* The group rules are checked on what is known: before execution a
+     * non-constant optional input may still turn out omitted. */
+    int bad = 0;
+    int g_cifg[3] = {l->w_x, l->w_h, l->bias};
+    int input_gate = seq_group(c, g_cifg, 3, &bad);
+    int g_peep[2] = {l->peep + 1, l->peep + 2};
+    if (optional_gate_bad(c, seq_group(c, g_peep, 2, &bad), l->peep, input_gate))
+        return SEQ_BAD;
+    if (seq_presence(c, l->proj + 1) == SEQ_PRESENT && seq_presence(c, l->proj) == SEQ_ABSENT)
+        return SEQ_BAD;
+    if (l->ln >= 0) {
+        int g_ln[3] = {l->ln + 1, l->ln + 2, l->ln + 3};
+        if (optional_gate_bad(c, seq_group(c, g_ln, 3, &bad), l->ln, input_gate))
+            return SEQ_BAD;
+    }
+    if (l->w_aux >= 0) {
+        int g_aux[3] = {l->w_aux + 1, l->w_aux + 2, l->w_aux + 3};
+        if (optional_gate_bad(c, seq_group(c, g_aux, 3, &bad), l->w_aux, input_gate))
+            return SEQ_BAD;
+    }
+    if (bad)
+        return SEQ_BAD;
+    return SEQ_OK;
+}
+
+/* Sizes of one cell from its weights; BAD_DATA on inconsistent shapes. */
+typedef struct cell_dims {
+    size_t I, A, U, P;
+} cell_dims;
+
+static bool dims_are(const nn_tensor *t, uint32_t rank, size_t d0, size_t d1)
+{
+    if (t->rank != rank || t->dims[0] != d0)
+        return false;
+    return rank == 1 || t->dims[1] == d1;
+}
+
+static int cell_dims_of(const nn_op_call *c, const lstm_layout *l, size_t n_aux, cell_dims *d)
+{
+    const nn_tensor *wf = c->in[l->w_x + 1], *rf = c->in[l->w_h + 1];
+    if (wf->rank != 2 || rf->rank != 2)
+        return SEQ_BAD;
+    d->U = wf->dims[0];
+    d->I = wf->dims[1];
+    d->P = rf->dims[1];
+    d->A = n_aux;
+    for (int g = 0; g < 4; g++) {
+        if (present(c, l->w_x + g) && !dims_are(c->in[l->w_x + g], 2, d->U, d->I))
+            return SEQ_BAD;
+        if (present(c, l->w_h + g) && !dims_are(c->in[l->w_h + g], 2, d->U, d->P))
+            return SEQ_BAD;
+        if (present(c, l->bias + g) && !dims_are(c->in[l->bias + g], 1, d->U, 0))
+            return SEQ_BAD;
+        if (l->ln >= 0 && present(c, l->ln + g) && !dims_are(c->in[l->ln + g], 1, d->U, 0))
+            return SEQ_BAD;
+        if (l->w_aux >= 0 && present(c, l->w_aux + g) &&
+            !dims_are(c->in[l->w_aux + g], 2, d->U, d->A))
+            return SEQ_BAD;
+    }
+    for (int g = 0; g < 3; g++)
+        if (present(c, l->peep + g) && !dims_are(c->in[l->peep + g], 1, d->U, 0))
+            return SEQ_BAD;
+    if (present(c, l->proj)) {
+        if (!dims_are(c->in[l->proj], 2, d->P, d->U))
+            return SEQ_BAD;
+        if (present(c, l->proj + 1) && !dims_are(c->in[l->proj + 1], 1, d->P, 0))
+            return SEQ_BAD;
+    } else if (d->P != d->U) {
+        return SEQ_BAD;
+    }
+    return SEQ_OK;
+}
+
+/* The float views of one cell's weights, kept for the execution. */
+typedef struct cell_load {
+    seq_fview v[32];
+    int n;
+    nn_lstm_cell cell;
+} cell_load;
+
+static const float *load_one(const nn_op_call *c, cell_load *cl, int idx, int *rc)
+{
+    if (!present(c, idx) || *rc != SEQ_OK)
+        return NULL;
+    seq_fview *v = &cl->v[cl->n++];
+    *rc = seq_view(c->in[idx], v);
+    return v->p;
+}
+
+static int cell_load_all(const nn_op_call *c, const lstm_layout *l, const cell_dims *d,
+                         int act, float cell_clip, float proj_clip, cell_load *cl)
+{
+    memset(cl, 0, sizeof *cl);
+    int rc = SEQ_OK;
+    nn_lstm_cell *k = &cl->cell;
+    k->n_input = d->I;
+    k->n_aux = d->A;
+    k->n_cell = d->U;
+    k->n_output = d->P;
+    for (int g = 0; g < 4; g++) {
+        k->w_x[g] = load_one(c, cl, l->w_x + g, &rc);
+        k->w_h[g] = load_one(c, cl, l->w_h + g, &rc);
+        k->bias[g] = load_one(c, cl, l->bias + g, &rc);
+        k->ln[g] = l->ln >= 0 ? load_one(c, cl, l->ln + g, &rc) : NULL;
+        k->w_aux[g] = l->w_aux >= 0 ? load_one(c, cl, l->w_aux + g, &rc) : NULL;
+    }
+    for (int g = 0; g < 3; g++)
+        k->peep[g] = load_one(c, cl, l->peep + g, &rc);
+    k->w_proj = load_one(c, cl, l->proj, &rc);
+    k->b_proj = k->w_proj ? load_one(c, cl, l->proj + 1, &rc) : NULL;
+    k->activation = act;
+    k->cell_clip = cell_clip;
+    k->proj_clip = proj_clip;
+    return rc;
+}
+
+static void cell_unload(cell_load *cl)
+{
+    for (int i = 0; i < cl->n; i++)
+        seq_view_free(&cl->v[i]);
+    cl->n = 0;
+}
+
+static bool float_type_ok(const nn_op_call *c, int32_t t)
+{
+    return t == T_F32 || (t == T_F16 && c->feature_level >= FL3);
+}
+
+/* Activation (INT32: 0, 1, 3, 4, 6) and the two clip scalars. */
+static int params_validate(const nn_op_call *c, int act, int clip, int32_t t)
+{
+    const nn_tensor *a = c->in[act];
+    if (seq_check_scalar(a, ANEURALNETWORKS_INT32))
+        return SEQ_BAD;
+    if (a->data != NULL) {
+        int32_t v = nn_scalar_i32(a);
+        if (v != 0 && v != 1 && v != 3 && v != 4 && v != 6)
+            return SEQ_BAD;
+    }
+    int32_t ft = seq_scalar_type_for(t);
+    for (int i = clip; i <= clip + 1; i++) {
+        /* Float16 clips are FL3+; FLOAT32 clips are accepted for either
+         * tensor type as older models use them. */
+        const nn_tensor *s = c->in[i];
+        if (s->omitted || (s->type != ft && s->type != ANEURALNETWORKS_FLOAT32))
+            return SEQ_BAD;
+        if (s->data != NULL && nn_scalar_f32(s) < 0.0f)
+            return SEQ_BAD;
+    }
+    return SEQ_OK;
+}
+
+static void set2(nn_tensor *t, size_t a, size_t b)
+{
+    t->rank = 2;
+    t->dims[0] = (uint32_t)a;
+    t->dims[1] = (uint32_t)b;
+}
+
+static void set3(nn_tensor *t, size_t a, size_t b, size_t c)
+{
+    t->rank = 3;
+    t->dims[0] = (uint32_t)a;
+    t->dims[1] = (uint32_t)b;
+    t->dims[2] = (uint32_t)c;
+}
+
+/* ------------------------------------------------------------------ */
+/* LSTM                                                                */
+
+enum { L_X = 0, L_H = 18, L_C = 19, L_ACT = 20, L_CLIP = 21 };
+
+static int lstm_validate(const nn_op_call *c)
+{
+    if ((c->n_in != 23 && c->n_in != 27) || c->n_out != 4)
+        return SEQ_BAD;
+    if (c->n_in == 27 && c->feature_level < FL3)
+        return SEQ_BAD;
+    int32_t t = c->in[L_X]->type;
+    if (!float_type_ok(c, t) || seq_check_tensor(c->in[L_X], t, 2) ||
+        seq_check_tensor(c->in[L_H], t, 2) || seq_check_tensor(c->in[L_C], t, 2))
+        return SEQ_BAD;
+    if (cell_validate(c, &layout_step, t) || params_validate(c, L_ACT, L_CLIP, t))
+        return SEQ_BAD;
+    for (int i = 0; i < 4; i++)
+        if (c->out[i]->type != t)
+            return SEQ_BAD;
+    return SEQ_OK;
+}
+
+static int lstm_prepare(nn_op_call *c)
+{
+    cell_dims d;
+    const nn_tensor *x = c->in[L_X], *h = c->in[L_H], *cs = c->in[L_C];
+    if (x->rank != 2 || cell_dims_of(c, &layout_step, 0, &d))
+        return SEQ_BAD;
+    size_t B = x->dims[0];
+    if (x->dims[1] != d.I || !dims_are(h, 2, B, d.P) || !dims_are(cs, 2, B, d.U))
+        return SEQ_BAD;
+    set2(c->out[0], B, (present(c, layout_step.w_x) ? 4 : 3) * d.U);
+    set2(c->out[1], B, d.P);
+    set2(c->out[2], B, d.U);
+    set2(c->out[3], B, d.P);
+    return SEQ_OK;
+}
+
+static int lstm_execute(nn_op_call *c)
+{
+    cell_dims d;
+    if (cell_dims_of(c, &layout_step, 0, &d))
+        return SEQ_BAD;
+    size_t B = c->in[L_X]->dims[0];
+    cell_load cl;
+    seq_fview x = {0}, h = {0}, cs = {0};
+    seq_fout o[4];
+    memset(o, 0, sizeof o);
+    int rc = cell_load_all(c, &layout_step, &d, nn_scalar_i32(c->in[L_ACT]),
+                           nn_scalar_f32(c->in[L_CLIP]), nn_scalar_f32(c->in[L_CLIP + 1]), &cl);
+    float *scratch = malloc(nn_lstm_scratch_floats(&cl.cell, B) * sizeof(float));
+    float *hbuf = malloc((B * d.P + 1) * sizeof(float));
+    float *cbuf = malloc((B * d.U + 1) * sizeof(float));
+    if (rc == SEQ_OK && (scratch == NULL || hbuf == NULL || cbuf == NULL))
+        rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+    if (rc == SEQ_OK)
+        rc = seq_view(c->in[L_X], &x);
+    if (rc == SEQ_OK)
+        rc = seq_view(c->in[L_H], &h);
+    if (rc == SEQ_OK)
+        rc = seq_view(c->in[L_C], &cs);
+    for (int i = 0; i < 4 && rc == SEQ_OK; i++)
+        rc = seq_out_open(c->out[i], &o[i]);
+    if (rc == SEQ_OK) {
+        nn_lstm_step(&cl.cell, B, x.p, d.I, NULL, 0, h.p, d.P, cs.p, hbuf, d.P, cbuf, scratch);
+        /* The scratch-buffer output carries no specified values. */
+        if (o[0].p)
+            memset(o[0].p, 0, nn_tensor_count(c->out[0]) * sizeof(float));
+        if (o[1].p)
+            memcpy(o[1].p, hbuf, B * d.P * sizeof(float));
+        if (o[2].p)
+            memcpy(o[2].p, cbuf, B * d.U * sizeof(float));
+        if (o[3].p)
+            memcpy(o[3].p, hbuf, B * d.P * sizeof(float));
+    }
+    for (int i = 0; i < 4; i++)
+        seq_out_close(&o[i], rc == SEQ_OK);
+    seq_view_free(&x);
+    seq_view_free(&h);
+    seq_view_free(&cs);
+    cell_unload(&cl);
+    free(scratch);
+    free(hbuf);
+    free(cbuf);
+    return rc;
+}
+
+const nn_op_def nn_op_LSTM = {
+    .code = ANEURALNETWORKS_LSTM,
+    .name = "LSTM",
+    .validate = lstm_validate,
+    .prepare = lstm_prepare,
+    .execute = lstm_execute,
+};
+
+/* ------------------------------------------------------------------ */
+/* Sequence runner shared by the uni- and bidirectional operations      */
+
+/*
+ * Runs one direction over the sequence. in/aux: sequences with row widths
+ * n_in/n_aux ([T, B, n] time-major, else [B, T, n]); out: sequence with row
+ * width out_w, this cell's columns at out_off (may be NULL). h0/c0:
+ * initial states. The final states go to h_final/c_final when not NULL.
+ */
+typedef struct dir_run {
+    const nn_lstm_cell *cell;
+    bool time_major, reverse;
+    size_t T, B;
+    const float *in, *aux;
+    float *out;
+    size_t out_w, out_off;
+    const float *h0, *c0;
+    float *h_final, *c_final;
+} dir_run;
+
+static size_t row_of(const dir_run *r, size_t t, size_t b)
+{
+    return r->time_major ? t * r->B + b : b * r->T + t;
+}
+
+static int dir_execute(const dir_run *r)
+{
+    const nn_lstm_cell *k = r->cell;
+    size_t B = r->B, T = r->T, U = k->n_cell, P = k->n_output;
+    size_t ld = r->time_major ? 1 : T; /* rows of one step are ld rows apart */
+    float *scratch = malloc(nn_lstm_scratch_floats(k, B) * sizeof(float));
+    float *h = malloc((2 * B * P + 1) * sizeof(float));
+    float *cs = malloc((B * U + 1) * sizeof(float));
+    if (scratch == NULL || h == NULL || cs == NULL) {
+        free(scratch);
+        free(h);
+        free(cs);
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
+    float *h_prev = h, *h_next = h + B * P;
+    memcpy(h_prev, r->h0, B * P * sizeof(float));
+    memcpy(cs, r->c0, B * U * sizeof(float));
+    for (size_t s = 0; s < T; s++) {
+        size_t t = r->reverse ? T - 1 - s : s;
+        size_t r0 = row_of(r, t, 0);
+        const float *x = r->in + r0 * k->n_input;
+        const float *aux = r->aux ? r->aux + r0 * k->n_aux : NULL;
+        nn_lstm_step(k, B, x, ld * k->n_input, aux, ld * k->n_aux, h_prev, P, cs, h_next, P, cs,
+                     scratch);
+        if (r->out != NULL)
+            for (size_t b = 0; b < B; b++)
+                memcpy(r->out + row_of(r, t, b) * r->out_w + r->out_off, h_next + b * P,
+                       P * sizeof(float));
+        float *sw = h_prev;
+        h_prev = h_next;
+        h_next = sw;
+    }
+    if (r->h_final)
+        memcpy(r->h_final, h_prev, B * P * sizeof(float));
+    if (r->c_final)
+        memcpy(r->c_final, cs, B * U * sizeof(float));
+    free(scratch);
+    free(h);
+    free(cs);
+    return SEQ_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* UNIDIRECTIONAL_SEQUENCE_LSTM                                        */
+
+enum { U_X = 0, U_H = 18, U_C = 19, U_ACT = 20, U_CLIP = 21, U_TIME_MAJOR = 23 };
+
+static int ulstm_validate(const nn_op_call *c)
+{
+    if ((c->n_in != 24 && c->n_in != 28) || (c->n_out != 1 && c->n_out != 3) ||
+        c->feature_level < FL3)
+        return SEQ_BAD;
+    if (c->n_out == 3 && c->feature_level < FL4)
+        return SEQ_BAD;
+    int32_t t = c->in[U_X]->type;
+    if (!float_type_ok(c, t) || seq_check_tensor(c->in[U_X], t, 3) ||
+        seq_check_tensor(c->in[U_H], t, 2) || seq_check_tensor(c->in[U_C], t, 2))
+        return SEQ_BAD;
+    if (cell_validate(c, &layout_uni, t) || params_validate(c, U_ACT, U_CLIP, t) ||
+        seq_check_scalar(c->in[U_TIME_MAJOR], ANEURALNETWORKS_BOOL))
+        return SEQ_BAD;
+    for (uint32_t i = 0; i < c->n_out; i++)
+        if (c->out[i]->type != t)
+            return SEQ_BAD;
+    return SEQ_OK;
+}
+
+static int ulstm_shape(const nn_op_call *c, cell_dims *d, bool *tm, size_t *T, size_t *B)
+{
+    const nn_tensor *x = c->in[U_X];
+    if (x->rank != 3 || cell_dims_of(c, &layout_uni, 0, d))
+        return SEQ_BAD;
+    *tm = nn_scalar_bool(c->in[U_TIME_MAJOR]);
+    *T = *tm ? x->dims[0] : x->dims[1];
+    *B = *tm ? x->dims[1] : x->dims[0];
+    if (x->dims[2] != d->I || !dims_are(c->in[U_H], 2, *B, d->P) ||
+        !dims_are(c->in[U_C], 2, *B, d->U))
+        return SEQ_BAD;
+    return SEQ_OK;
+}
+
+static int ulstm_prepare(nn_op_call *c)
+{
+    if (c->in[U_TIME_MAJOR]->data == NULL)
+        return SEQ_OK;
+    cell_dims d;
+    bool tm;
+    size_t T, B;
+    if (ulstm_shape(c, &d, &tm, &T, &B))
+        return SEQ_BAD;
+    set3(c->out[0], c->in[U_X]->dims[0], c->in[U_X]->dims[1], d.P);
+    if (c->n_out == 3) {
+        set2(c->out[1], B, d.P);
+        set2(c->out[2], B, d.U);
+    }
+    return SEQ_OK;
+}
+
+static int ulstm_execute(nn_op_call *c)
+{
+    cell_dims d;
+    bool tm;
+    size_t T, B;
+    if (ulstm_shape(c, &d, &tm, &T, &B))
+        return SEQ_BAD;
+    cell_load cl;
+    seq_fview x = {0}, h = {0}, cs = {0};
+    seq_fout o[3];
+    memset(o, 0, sizeof o);
+    int rc = cell_load_all(c, &layout_uni, &d, nn_scalar_i32(c->in[U_ACT]),
+                           nn_scalar_f32(c->in[U_CLIP]), nn_scalar_f32(c->in[U_CLIP + 1]), &cl);
+    if (rc == SEQ_OK)
+        rc = seq_view(c->in[U_X], &x);
+    if (rc == SEQ_OK)
+        rc = seq_view(c->in[U_H], &h);
+    if (rc == SEQ_OK)
+        rc = seq_view(c->in[U_C], &cs);
+    for (uint32_t i = 0; i < c->n_out && rc == SEQ_OK; i++)
+        rc = seq_out_open(c->out[i], &o[i]);
+    if (rc == SEQ_OK) {
+        dir_run r = {&cl.cell, tm, false, T, B, x.p, NULL, o[0].p, d.P, 0, h.p, cs.p,
+                     o[1].p, o[2].p};
+        rc = dir_execute(&r);
+    }
+    for (int i = 0; i < 3; i++)
+        seq_out_close(&o[i], rc == SEQ_OK);
+    seq_view_free(&x);
+    seq_view_free(&h);
+    seq_view_free(&cs);
+    cell_unload(&cl);
+    return rc;
+}
+
+const nn_op_def nn_op_UNIDIRECTIONAL_SEQUENCE_LSTM = {
+    .code = ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM,
+    .name = "UNIDIRECTIONAL_SEQUENCE_LSTM",
+    .validate = ulstm_validate,
+    .prepare = ulstm_prepare,
+    .execute = ulstm_execute,
+};
+
+/* ------------------------------------------------------------------ */
+/* BIDIRECTIONAL_SEQUENCE_LSTM                                         */
+
+enum {
+    B_X = 0, B_FW_H = 35, B_FW_C = 36, B_BW_H = 37, B_BW_C = 38, B_AUX = 39, B_ACT = 48,
+    B_CLIP = 49, B_MERGE = 51, B_TIME_MAJOR = 52, B_N_IN = 61
+};
+
+static bool blstm_counts_ok(const nn_op_call *c, bool merge)
+{
+    uint32_t base = merge ? 1 : 2;
+    if (c->n_out == base)
+        return true;
+    return c->n_out == base + 4 && c->feature_level >= FL4;
+}
+
+/* Aux weights need the aux input and come for both directions; aux input
+ * without weights (parallel linking) is FL4+. */
+static bool aux_linking_bad(const nn_op_call *c, int aux_idx, int fw_w, int bw_w)
+{
+    int aux = seq_presence(c, aux_idx);
+    int fw = seq_presence(c, fw_w), bw = seq_presence(c, bw_w);
+    if ((fw == SEQ_PRESENT && bw == SEQ_ABSENT) || (fw == SEQ_ABSENT && bw == SEQ_PRESENT))
+        return true;
+    if (fw == SEQ_PRESENT && aux == SEQ_ABSENT)
+        return true;
+    return aux == SEQ_PRESENT && fw == SEQ_ABSENT && c->feature_level < FL4;
+}
+
+static int blstm_validate(const nn_op_call *c)
+{
+    if (c->n_in != B_N_IN || c->feature_level < FL3)
+        return SEQ_BAD;
+    int32_t t = c->in[B_X]->type;
+    if (!float_type_ok(c, t) || seq_check_tensor(c->in[B_X], t, 3))
+        return SEQ_BAD;
+    for (int i = B_FW_H; i <= B_BW_C; i++)
+        if (!present(c, i) || seq_check_tensor(c->in[i], t, 2))
+            return SEQ_BAD;
+    if (cell_validate(c, &layout_fw, t) || cell_validate(c, &layout_bw, t) ||
+        params_validate(c, B_ACT, B_CLIP, t) ||
+        seq_check_scalar(c->in[B_MERGE], ANEURALNETWORKS_BOOL) ||
+        seq_check_scalar(c->in[B_TIME_MAJOR], ANEURALNETWORKS_BOOL))
+        return SEQ_BAD;
+    if (present(c, B_AUX) && seq_check_tensor(c->in[B_AUX], t, 0))
+        return SEQ_BAD;
+    if (aux_linking_bad(c, B_AUX, layout_fw.w_aux + 1, layout_bw.w_aux + 1))
+        return SEQ_BAD;
+    if (c->in[B_MERGE]->data != NULL) {
+        if (!blstm_counts_ok(c, nn_scalar_bool(c->in[B_MERGE])))
+            return SEQ_BAD;
+    } else if (!blstm_counts_ok(c, true) && !blstm_counts_ok(c, false)) {
+        return SEQ_BAD;
+    }
+    for (uint32_t i = 0; i < c->n_out; i++)
+        if (c->out[i]->type != t)
+            return SEQ_BAD;
+    return SEQ_OK;
+}
+
+typedef struct blstm_dims {
+    bool tm, merge, aux, aux_w;
+    size_t T, B, A;
+    cell_dims fw, bw;
+} blstm_dims;
+
+static int blstm_shape(const nn_op_call *c, blstm_dims *d)
+{
+    const nn_tensor *x = c->in[B_X];
+    if (x->rank != 3)
+        return SEQ_BAD;
+    d->tm = nn_scalar_bool(c->in[B_TIME_MAJOR]);
+    d->merge = nn_scalar_bool(c->in[B_MERGE]);
+    d->T = d->tm ? x->dims[0] : x->dims[1];
+    d->B = d->tm ? x->dims[1] : x->dims[0];
+    d->aux = present(c, B_AUX);
+    d->aux_w = present(c, layout_fw.w_aux + 1);
+    d->A = 0;
+    if (d->aux) {
+        const nn_tensor *ax = c->in[B_AUX];
+        if (ax->rank != 3 || ax->dims[0] != x->dims[0] || ax->dims[1] != x->dims[1])
+            return SEQ_BAD;
+        d->A = ax->dims[2];
+    }
+    size_t aux_n = d->aux_w ? d->A : 0;
+    if (cell_dims_of(c, &layout_fw, aux_n, &d->fw) || cell_dims_of(c, &layout_bw, aux_n, &d->bw))
+        return SEQ_BAD;
+    /* Parallel linking: the backward cell reads the aux input. */
+    size_t bw_in = d->aux && !d->aux_w ? d->A : x->dims[2];
+    if (d->fw.I != x->dims[2] || d->bw.I != bw_in)
+        return SEQ_BAD;
+    if (!dims_are(c->in[B_FW_H], 2, d->B, d->fw.P) || !dims_are(c->in[B_FW_C], 2, d->B, d->fw.U) ||
+        !dims_are(c->in[B_BW_H], 2, d->B, d->bw.P) || !dims_are(c->in[B_BW_C], 2, d->B, d->bw.U))
+        return SEQ_BAD;
+    if (!blstm_counts_ok(c, d->merge))
+        return SEQ_BAD;
+    return SEQ_OK;
+}
+
+static int blstm_prepare(nn_op_call *c)
+{
+    if (c->in[B_MERGE]->data == NULL || c->in[B_TIME_MAJOR]->data == NULL)
+        return SEQ_OK;
+    blstm_dims d;
+    if (blstm_shape(c, &d))
+        return SEQ_BAD;
+    uint32_t d0 = c->in[B_X]->dims[0], d1 = c->in[B_X]->dims[1];
+    uint32_t k = 0;
+    set3(c->out[k++], d0, d1, d.merge ? d.fw.P + d.bw.P : d.fw.P);
+    if (!d.merge)
+        set3(c->out[k++], d0, d1, d.bw.P);
+    if (c->n_out > k) {
+        set2(c->out[k], d.B, d.fw.P);
+        set2(c->out[k + 1], d.B, d.fw.U);
+        set2(c->out[k + 2], d.B, d.bw.P);
+        set2(c->out[k + 3], d.B, d.bw.U);
+    }
+    return SEQ_OK;
+}
+
+static int blstm_execute(nn_op_call *c)
+{
+    blstm_dims d;
+    if (blstm_shape(c, &d))
+        return SEQ_BAD;
+    int act = nn_scalar_i32(c->in[B_ACT]);
+    float cclip = nn_scalar_f32(c->in[B_CLIP]), pclip = nn_scalar_f32(c->in[B_CLIP + 1]);
+    cell_load fw, bw;
+    seq_fview v[5];
+    memset(v, 0, sizeof v);
+    seq_fout o[6];
+    memset(o, 0, sizeof o);
+    int rc = cell_load_all(c, &layout_fw, &d.fw, act, cclip, pclip, &fw);
+    int rc2 = cell_load_all(c, &layout_bw, &d.bw, act, cclip, pclip, &bw);
+    if (rc == SEQ_OK)
+        rc = rc2;
+    static const int seq_in[5] = {B_X, B_FW_H, B_FW_C, B_BW_H, B_BW_C};
+    for (int i = 0; i < 5 && rc == SEQ_OK; i++)
+        rc = seq_view(c->in[seq_in[i]], &v[i]);
+    seq_fview aux = {0};
+    if (rc == SEQ_OK && d.aux)
+        rc = seq_view(c->in[B_AUX], &aux);
+    for (uint32_t i = 0; i < c->n_out && rc == SEQ_OK; i++)
+        rc = seq_out_open(c->out[i], &o[i]);
+    if (rc == SEQ_OK) {
+        uint32_t st = d.merge ? 1 : 2;
+        bool states = c->n_out > st;
+        size_t fw_w = d.merge ? d.fw.P + d.bw.P : d.fw.P;
+        float *bw_out = d.merge ? o[0].p : o[1].p;
+        const float *bw_in = d.aux && !d.aux_w ? aux.p : v[0].p;
+        const float *cross = d.aux_w ? aux.p : NULL;
+        dir_run f = {&fw.cell, d.tm, false, d.T, d.B, v[0].p, cross, o[0].p, fw_w, 0, v[1].p,
+                     v[2].p, states ? o[st].p : NULL, states ? o[st + 1].p : NULL};
+        dir_run b = {&bw.cell, d.tm, true, d.T, d.B, bw_in, cross, bw_out,
+                     d.merge ? fw_w : d.bw.P, d.merge ? d.fw.P : 0, v[3].p, v[4].p,
+                     states ? o[st + 2].p : NULL, states ? o[st + 3].p : NULL};
+        rc = dir_execute(&f);
+        if (rc == SEQ_OK)
+            rc = dir_execute(&b);
+    }
+    for (int i = 0; i < 6; i++)
+        seq_out_close(&o[i], rc == SEQ_OK);
+    for (int i = 0; i < 5; i++)
+        seq_view_free(&v[i]);
+    seq_view_free(&aux);
+    cell_unload(&fw);
+    cell_unload(&bw);
+    return rc;
+}
+
+const nn_op_def nn_op_BIDIRECTIONAL_SEQUENCE_LSTM = {
+    .code = ANEURALNETWORKS_BIDIRECTIONAL_SEQUENCE_LSTM,
+    .name = "BIDIRECTIONAL_SEQUENCE_LSTM",
+    .validate = blstm_validate,
+    .prepare = blstm_prepare,
+    .execute = blstm_execute,
+};

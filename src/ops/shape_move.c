@@ -1,0 +1,604 @@
+/* Data movement: TRANSPOSE, TILE, CHANNEL_SHUFFLE, SLICE, STRIDED_SLICE,
+ * CONCATENATION, SPLIT. All copies go through nn_copy_strided. */
+#include <math.h>
+#include <string.h>
+
+#include "kernels/copy.h"
+#include "kernels/quant.h"
+#include "ops/shape_common.h"
+
+static int transpose_prepare(nn_op_call *c);
+static int tile_prepare(nn_op_call *c);
+static int shuffle_prepare(nn_op_call *c);
+static int slice_prepare(nn_op_call *c);
+static int sslice_prepare(nn_op_call *c);
+static int concat_prepare(nn_op_call *c);
+static int split_prepare(nn_op_call *c);
+
+#define FL2_TYPES SHP_TYPES({T_F32, FL2}, {T_QA8, FL2}, {T_F16, FL3}, {T_QA8S, FL4})
+#define FL3_TYPES \
+    SHP_TYPES({T_F32, FL3}, {T_F16, FL3}, {T_I32, FL3}, {T_QA8, FL3}, {T_QA8S, FL4})
+#define SHUFFLE_TYPES SHP_TYPES({T_F32, FL3}, {T_F16, FL3}, {T_QA8, FL3}, {T_QA8S, FL4})
+#define CONCAT_TYPES SHP_TYPES({T_F32, FL1}, {T_QA8, FL1}, {T_F16, FL3}, {T_QA8S, FL4})
+
+static int check_1d_i32(const nn_tensor *t)
+{
+    return nn_check_type(t, T_I32) || !shp_rank_in(t, 1, 1) ? NN_BAD : NN_OK;
+}
+
+/* ---- TRANSPOSE ---- */
+
+static int transpose_validate(const nn_op_call *c)
+{
+    if (nn_check_counts(c, 1, 2, 1) || shp_check_type(c, c->in[0]->type, FL2_TYPES) ||
+        !shp_rank_in(c->in[0], 1, 4) || shp_check_same_q(c->in[0], c->out[0]))
+        return NN_BAD;
+    if (shp_present(c, 1) && check_1d_i32(c->in[1]))
+        return NN_BAD;
+    return shp_validate_shapes(c, transpose_prepare);
+}
+
+/* Fills perm; false when the perm input is not known yet. */
+static int transpose_perm(const nn_op_call *c, uint32_t *perm, bool *known)
+{
+    uint32_t rank = c->in[0]->rank;
+    *known = true;
+    if (!shp_present(c, 1)) {
+        for (uint32_t i = 0; i < rank; i++)
+            perm[i] = rank - 1 - i;
+        return NN_OK;
+    }
+    const nn_tensor *p = c->in[1];
+    if (!shp_i32_ready(p)) {
+        *known = false;
+        return NN_OK;
+    }
+    if (nn_tensor_count(p) != rank)
+        return shp_value_error(p);
+    bool seen[NN_MAX_RANK] = {false};
+    for (uint32_t i = 0; i < rank; i++) {
+        int32_t v = shp_i32(p, i);
+        if (v < 0 || (uint32_t)v >= rank || seen[v])
+            return shp_value_error(p);
+        seen[v] = true;
+        perm[i] = (uint32_t)v;
+    }
+    return NN_OK;
+}
+
+static int transpose_prepare(nn_op_call *c)
+{
+    uint32_t perm[NN_MAX_RANK], dims[NN_MAX_RANK];
+    bool known;
+    int err = transpose_perm(c, perm, &known);
+    if (err || !known)
+        return err;
+    const nn_tensor *in = c->in[0];
+    for (uint32_t i = 0; i < in->rank; i++)
+        dims[i] = in->dims[perm[i]];
+    return shp_set_shape(c->out[0], in->rank, dims);
+}
+
+static int transpose_execute(nn_op_call *c)
+{
+    uint32_t perm[NN_MAX_RANK];
+    bool known;
+    int err = transpose_perm(c, perm, &known);
+    if (err || !known)
+        return ANEURALNETWORKS_OP_FAILED;
+    const nn_tensor *in = c->in[0];
+    nn_tensor *out = c->out[0];
+    ptrdiff_t is[NN_MAX_RANK], ss[NN_MAX_RANK], os[NN_MAX_RANK];
+    nn_row_major_strides(in->dims, in->rank, is);
+    nn_row_major_strides(out->dims, out->rank, os);
+    for (uint32_t i = 0; i < in->rank; i++)
+        ss[i] = is[perm[i]];
+    nn_copy_strided(out->data, os, in->data, ss, out->dims, out->rank, nn_type_size(in->type));
+    return NN_OK;
+}
+
+const nn_op_def nn_op_TRANSPOSE = {
+    .code = ANEURALNETWORKS_TRANSPOSE,
+    .name = "TRANSPOSE",
+    .validate = transpose_validate,
+    .prepare = transpose_prepare,
+    .execute = transpose_execute,
+};
+
+/* ---- TILE ---- */
+
+static int tile_validate(const nn_op_call *c)
+{
+    if (nn_check_counts(c, 2, 2, 1) || shp_check_type(c, c->in[0]->type, FL3_TYPES) ||
+        check_1d_i32(c->in[1]) || shp_check_same_q(c->in[0], c->out[0]))
+        return NN_BAD;
+    const nn_tensor *in = c->in[0], *m = c->in[1];
+    if (in->rank > 0 && m->rank == 1 && m->dims[0] != 0 && m->dims[0] != in->rank)
+        return NN_BAD;
+    return shp_validate_shapes(c, tile_prepare);
+}
+
+static int tile_prepare(nn_op_call *c)
+{
+    const nn_tensor *in = c->in[0], *m = c->in[1];
+    if (!shp_i32_ready(m))
+        return NN_OK;
+    if (nn_tensor_count(m) != in->rank)
+        return shp_value_error(m);
+    uint32_t dims[NN_MAX_RANK];
+    for (uint32_t i = 0; i < in->rank; i++) {
+        int32_t v = shp_i32(m, i);
+        uint64_t d = (uint64_t)in->dims[i] * (uint64_t)(v < 0 ? 0 : v);
+        if (v < 0 || d > UINT32_MAX)
+            return shp_value_error(m);
+        dims[i] = (uint32_t)d;
+    }
+    return shp_set_shape(c->out[0], in->rank, dims);
+}
+
+static int tile_execute(nn_op_call *c)
+{
+    const nn_tensor *in = c->in[0];
+    nn_tensor *out = c->out[0];
+    uint32_t rank = in->rank, reps[NN_MAX_RANK], idx[NN_MAX_RANK] = {0};
+    if (nn_tensor_count(in) == 0)
+        return ANEURALNETWORKS_OP_FAILED;
+    ptrdiff_t is[NN_MAX_RANK], os[NN_MAX_RANK];
+    nn_row_major_strides(in->dims, rank, is);
+    nn_row_major_strides(out->dims, rank, os);
+    for (uint32_t i = 0; i < rank; i++)
+        reps[i] = out->dims[i] / in->dims[i];
+    size_t elem = nn_type_size(in->type);
+    if (rank == 0)
+        return ANEURALNETWORKS_OP_FAILED;
+    /* One strided copy of the whole input per tile position. */
+    for (;;) {
+        ptrdiff_t off = 0;
+        for (uint32_t i = 0; i < rank; i++)
+            off += (ptrdiff_t)idx[i] * (ptrdiff_t)in->dims[i] * os[i];
+        nn_copy_strided((char *)out->data + off * (ptrdiff_t)elem, os, in->data, is, in->dims,
+                        rank, elem);
+        uint32_t k = rank;
+        while (k > 0) {
+            k--;
+            if (++idx[k] < reps[k])
+                break;
+            idx[k] = 0;
+            if (k == 0)
+                return NN_OK;
+        }
+    }
+}
+
+const nn_op_def nn_op_TILE = {
+    .code = ANEURALNETWORKS_TILE,
+    .name = "TILE",
+    .validate = tile_validate,
+    .prepare = tile_prepare,
+    .execute = tile_execute,
+};
+
+/* ---- CHANNEL_SHUFFLE ---- */
+
+static int shuffle_validate(const nn_op_call *c)
+{
+    if (nn_check_counts(c, 3, 3, 1) || shp_check_type(c, c->in[0]->type, SHUFFLE_TYPES) ||
+        !shp_rank_in(c->in[0], 1, 4) || nn_check_type(c->in[1], ANEURALNETWORKS_INT32) ||
+        nn_check_type(c->in[2], ANEURALNETWORKS_INT32) || shp_check_same_q(c->in[0], c->out[0]))
+        return NN_BAD;
+    uint32_t a;
+    if (c->in[1]->data && nn_scalar_i32(c->in[1]) <= 0)
+        return NN_BAD;
+    if (c->in[0]->rank > 0 && c->in[2]->data &&
+        !shp_axis(nn_scalar_i32(c->in[2]), c->in[0]->rank, &a))
+        return NN_BAD;
+    return shp_validate_shapes(c, shuffle_prepare);
+}
+
+static int shuffle_params(const nn_op_call *c, uint32_t *groups, uint32_t *axis)
+{
+    const nn_tensor *in = c->in[0];
+    int32_t g = nn_scalar_i32(c->in[1]);
+    if (g <= 0 || !shp_axis(nn_scalar_i32(c->in[2]), in->rank, axis) ||
+        in->dims[*axis] % (uint32_t)g != 0)
+        return NN_BAD;
+    *groups = (uint32_t)g;
+    return NN_OK;
+}
+
+static int shuffle_prepare(nn_op_call *c)
+{
+    uint32_t g, a;
+    if (c->in[1]->data == NULL || c->in[2]->data == NULL)
+        return NN_OK;
+    if (shuffle_params(c, &g, &a))
+        return NN_BAD;
+    nn_tensor_copy_shape(c->out[0], c->in[0]);
+    return NN_OK;
+}
+
+static int shuffle_execute(nn_op_call *c)
+{
+    const nn_tensor *in = c->in[0];
+    uint32_t g, a;
+    if (shuffle_params(c, &g, &a))
+        return ANEURALNETWORKS_OP_FAILED;
+    uint32_t outer = (uint32_t)nn_dims_product(in, 0, a);
+    uint32_t inner = (uint32_t)nn_dims_product(in, a + 1, in->rank);
+    uint32_t gs = in->dims[a] / g;
+    /* out[.., k*G + g, ..] = in[.., g*gs + k, ..]: a [G, gs] -> [gs, G] transpose. */
+    uint32_t dims[4] = {outer, gs, g, inner};
+    ptrdiff_t os[4] = {(ptrdiff_t)in->dims[a] * inner, (ptrdiff_t)g * inner, inner, 1};
+    ptrdiff_t ss[4] = {(ptrdiff_t)in->dims[a] * inner, inner, (ptrdiff_t)gs * inner, 1};
+    nn_copy_strided(c->out[0]->data, os, in->data, ss, dims, 4, nn_type_size(in->type));
+    return NN_OK;
+}
+
+const nn_op_def nn_op_CHANNEL_SHUFFLE = {
+    .code = ANEURALNETWORKS_CHANNEL_SHUFFLE,
+    .name = "CHANNEL_SHUFFLE",
+    .validate = shuffle_validate,
+    .prepare = shuffle_prepare,
+    .execute = shuffle_execute,
+};
+
+/* ---- SLICE ---- */
+
+static int slice_validate(const nn_op_call *c)
+{
+    if (nn_check_counts(c, 3, 3, 1) || shp_check_type(c, c->in[0]->type, FL3_TYPES) ||
+        check_1d_i32(c->in[1]) || check_1d_i32(c->in[2]) ||
+        shp_check_same_q(c->in[0], c->out[0]))
+        return NN_BAD;
+    return shp_validate_shapes(c, slice_prepare);
+}
+
+/* begin and output dims of a slice; *known false while begin/size are unknown. */
+static int slice_params(const nn_op_call *c, uint32_t *begin, uint32_t *dims, bool *known)
+{
+    const nn_tensor *in = c->in[0], *b = c->in[1], *s = c->in[2];
+    *known = shp_i32_ready(b) && shp_i32_ready(s);
+    if (!*known)
+        return NN_OK;
+    if (nn_tensor_count(b) != in->rank || nn_tensor_count(s) != in->rank)
+        return NN_BAD;
+    for (uint32_t i = 0; i < in->rank; i++) {
+        int32_t bv = shp_i32(b, i), sv = shp_i32(s, i);
+        if (bv < 0 || (uint32_t)bv > in->dims[i])
+            return shp_value_error(b);
+        if (sv == -1)
+            sv = (int32_t)(in->dims[i] - (uint32_t)bv);
+        if (sv < 0 || (uint64_t)bv + (uint64_t)sv > in->dims[i])
+            return shp_value_error(s);
+        begin[i] = (uint32_t)bv;
+        dims[i] = (uint32_t)sv;
+    }
+    return NN_OK;
+}
+
+static int slice_prepare(nn_op_call *c)
+{
+    uint32_t begin[NN_MAX_RANK], dims[NN_MAX_RANK];
+    bool known;
+    int err = slice_params(c, begin, dims, &known);
+    if (err || !known)
+        return err;
+    return shp_set_shape(c->out[0], c->in[0]->rank, dims);
+}
+
+static int slice_execute(nn_op_call *c)
+{
+    uint32_t begin[NN_MAX_RANK], dims[NN_MAX_RANK];
+    bool known;
+    if (slice_params(c, begin, dims, &known) || !known)
+        return ANEURALNETWORKS_OP_FAILED;
+    const nn_tensor *in = c->in[0];
+    ptrdiff_t is[NN_MAX_RANK], os[NN_MAX_RANK], off = 0;
+    nn_row_major_strides(in->dims, in->rank, is);
+    nn_row_major_strides(dims, in->rank, os);
+    for (uint32_t i = 0; i < in->rank; i++)
+        off += (ptrdiff_t)begin[i] * is[i];
+    size_t elem = nn_type_size(in->type);
+    nn_copy_strided(c->out[0]->data, os, (const char *)in->data + off * (ptrdiff_t)elem, is, dims,
+                    in->rank, elem);
+    return NN_OK;
+}
+
+const nn_op_def nn_op_SLICE = {
+    .code = ANEURALNETWORKS_SLICE,
+    .name = "SLICE",
+    .validate = slice_validate,
+    .prepare = slice_prepare,
+    .execute = slice_execute,
+};
+
+/* ---- STRIDED_SLICE ---- */
+
+static int sslice_validate(const nn_op_call *c)
+{
+    if (nn_check_counts(c, 7, 7, 1) || shp_check_type(c, c->in[0]->type, FL2_TYPES) ||
+        !shp_rank_in(c->in[0], 1, 4) || check_1d_i32(c->in[1]) || check_1d_i32(c->in[2]) ||
+        check_1d_i32(c->in[3]) || shp_check_same_q(c->in[0], c->out[0]))
+        return NN_BAD;
+    for (uint32_t i = 4; i < 7; i++)
+        if (nn_check_type(c->in[i], ANEURALNETWORKS_INT32))
+            return NN_BAD;
+    return shp_validate_shapes(c, sslice_prepare);
+}
+
+/* Index i of a dim of size dim, negative from the end, clamped to the range
+ * a traversal in the stride's direction can start or stop at. */
+static int32_t sslice_clamp(int32_t i, int32_t dim, bool forward)
+{
+    int64_t v = i < 0 ? (int64_t)i + dim : i;
+    if (forward)
+        return (int32_t)(v < 0 ? 0 : (v > dim ? dim : v));
+    return (int32_t)(v < -1 ? -1 : (v > dim - 1 ? dim - 1 : v));
+}
+
+typedef struct sslice {
+    int32_t begin[NN_MAX_RANK];
+    int32_t step[NN_MAX_RANK];
+    uint32_t dims[NN_MAX_RANK];  /* per input dim, shrunk dims included */
+    uint32_t out_dims[NN_MAX_RANK];
+    uint32_t out_rank;
+} sslice;
+
+static int sslice_params(const nn_op_call *c, sslice *p, bool *known)
+{
+    const nn_tensor *in = c->in[0], *b = c->in[1], *e = c->in[2], *s = c->in[3];
+    *known = shp_i32_ready(b) && shp_i32_ready(e) && shp_i32_ready(s) && c->in[4]->data &&
+             c->in[5]->data && c->in[6]->data;
+    if (!*known)
+        return NN_OK;
+    uint32_t rank = in->rank;
+    if (nn_tensor_count(b) != rank || nn_tensor_count(e) != rank || nn_tensor_count(s) != rank)
+        return NN_BAD;
+    int32_t bmask = nn_scalar_i32(c->in[4]), emask = nn_scalar_i32(c->in[5]);
+    int32_t smask = nn_scalar_i32(c->in[6]);
+    p->out_rank = 0;
+    for (uint32_t i = 0; i < rank; i++) {
+        int32_t dim = (int32_t)in->dims[i], st = shp_i32(s, i);
+        if (st == 0 || st == INT32_MIN)
+            return shp_value_error(s);
+        bool fwd = st > 0;
+        int32_t lo = (bmask >> i) & 1 ? (fwd ? 0 : dim - 1) : sslice_clamp(shp_i32(b, i), dim, fwd);
+        int32_t hi = (emask >> i) & 1 ? (fwd ? dim : -1) : sslice_clamp(shp_i32(e, i), dim, fwd);
+        int64_t span = fwd ? (int64_t)hi - lo : (int64_t)lo - hi;
+        int64_t mag = fwd ? st : -(int64_t)st;
+        uint32_t n = span > 0 ? (uint32_t)((span + mag - 1) / mag) : 0;
+        if (dim == 0)
+            n = 0;
+        p->begin[i] = n ? lo : 0;
+        p->step[i] = st;
+        p->dims[i] = n;
+        if ((smask >> i) & 1) {
+            if (!fwd || n != 1)
+                return shp_value_error(s);
+        } else {
+            p->out_dims[p->out_rank++] = n;
+        }
+    }
+    if (p->out_rank == 0)
+        p->out_dims[p->out_rank++] = 1;
+    return NN_OK;
+}
+
+static int sslice_prepare(nn_op_call *c)
+{
+    sslice p;
+    bool known;
+    int err = sslice_params(c, &p, &known);
+    if (err || !known)
+        return err;
+    return shp_set_shape(c->out[0], p.out_rank, p.out_dims);
+}
+
+static int sslice_execute(nn_op_call *c)
+{
+    sslice p;
+    bool known;
+    if (sslice_params(c, &p, &known) || !known)
+        return ANEURALNETWORKS_OP_FAILED;
+    const nn_tensor *in = c->in[0];
+    uint32_t rank = in->rank;
+    ptrdiff_t is[NN_MAX_RANK], ss[NN_MAX_RANK], os[NN_MAX_RANK], off = 0;
+    nn_row_major_strides(in->dims, rank, is);
+    nn_row_major_strides(p.dims, rank, os);
+    for (uint32_t i = 0; i < rank; i++) {
+        off += (ptrdiff_t)p.begin[i] * is[i];
+        ss[i] = is[i] * p.step[i];
+    }
+    size_t elem = nn_type_size(in->type);
+    nn_copy_strided(c->out[0]->data, os, (const char *)in->data + off * (ptrdiff_t)elem, ss,
+                    p.dims, rank, elem);
+    return NN_OK;
+}
+
+const nn_op_def nn_op_STRIDED_SLICE = {
+    .code = ANEURALNETWORKS_STRIDED_SLICE,
+    .name = "STRIDED_SLICE",
+    .validate = sslice_validate,
+    .prepare = sslice_prepare,
+    .execute = sslice_execute,
+};
+
+/* ---- CONCATENATION ---- */
+
+static int concat_validate(const nn_op_call *c)
+{
+    if (c->n_in < 2 || c->n_out != 1)
+        return NN_BAD;
+    uint32_t n = c->n_in - 1;
+    const nn_tensor *in0 = c->in[0], *out = c->out[0], *axis = c->in[n];
+    if (shp_check_type(c, in0->type, CONCAT_TYPES) || out->type != in0->type ||
+        nn_check_type(axis, ANEURALNETWORKS_INT32) || nn_check_quant(out))
+        return NN_BAD;
+    for (uint32_t i = 0; i < n; i++) {
+        const nn_tensor *t = c->in[i];
+        if (t->type != in0->type || !shp_rank_in(t, 1, 4) || nn_check_quant(t))
+            return NN_BAD;
+        if (t->rank && in0->rank && t->rank != in0->rank)
+            return NN_BAD;
+        /* Quant8 inputs were requantized only from FL3 on. */
+        if (t->type == T_QA8 && c->feature_level < FL3 &&
+            (t->scale != out->scale || t->zero_point != out->zero_point))
+            return NN_BAD;
+    }
+    uint32_t a;
+    if (in0->rank && axis->data && !shp_axis(nn_scalar_i32(axis), in0->rank, &a))
+        return NN_BAD;
+    return shp_validate_shapes(c, concat_prepare);
+}
+
+static int concat_prepare(nn_op_call *c)
+{
+    uint32_t n = c->n_in - 1, a;
+    const nn_tensor *in0 = c->in[0];
+    if (c->in[n]->data == NULL)
+        return NN_OK;
+    if (!shp_axis(nn_scalar_i32(c->in[n]), in0->rank, &a))
+        return NN_BAD;
+    uint32_t dims[NN_MAX_RANK];
+    memcpy(dims, in0->dims, sizeof dims);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const nn_tensor *t = c->in[i];
+        if (t->rank != in0->rank)
+            return NN_BAD;
+        for (uint32_t d = 0; d < t->rank; d++)
+            if (d != a && t->dims[d] != in0->dims[d])
+                return NN_BAD;
+        total += t->dims[a];
+    }
+    if (total > UINT32_MAX)
+        return NN_BAD;
+    dims[a] = (uint32_t)total;
+    return shp_set_shape(c->out[0], in0->rank, dims);
+}
+
+/* Copies rows of len elements, requantizing from in's parameters to out's. */
+static void requant_rows(const nn_tensor *in, const nn_tensor *out, char *dst, size_t dst_pitch,
+                         const char *src, size_t rows, size_t len)
+{
+    int32_t qmin, qmax;
+    nn_quant8_range(out->type, &qmin, &qmax);
+    float scale = in->scale / out->scale;
+    float bias = -(float)in->zero_point * scale;
+    bool is_signed = out->type == T_QA8S;
+    for (size_t r = 0; r < rows; r++, dst += dst_pitch, src += len) {
+        for (size_t i = 0; i < len; i++) {
+            int32_t q = is_signed ? ((const int8_t *)src)[i] : ((const uint8_t *)src)[i];
+            int32_t v = (int32_t)roundf((float)q * scale + bias) + out->zero_point;
+            v = nn_clamp_i32(v, qmin, qmax);
+            if (is_signed)
+                ((int8_t *)dst)[i] = (int8_t)v;
+            else
+                ((uint8_t *)dst)[i] = (uint8_t)v;
+        }
+    }
+}
+
+static int concat_execute(nn_op_call *c)
+{
+    uint32_t n = c->n_in - 1, a;
+    nn_tensor *out = c->out[0];
+    if (!shp_axis(nn_scalar_i32(c->in[n]), out->rank, &a))
+        return ANEURALNETWORKS_OP_FAILED;
+    size_t elem = nn_type_size(out->type);
+    size_t outer = nn_dims_product(out, 0, a), inner = nn_dims_product(out, a + 1, out->rank);
+    size_t out_row = (size_t)out->dims[a] * inner, pos = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const nn_tensor *t = c->in[i];
+        size_t row = (size_t)t->dims[a] * inner;
+        char *dst = (char *)out->data + pos * elem;
+        pos += row;
+        if (row == 0 || outer == 0)
+            continue;
+        if (nn_type_is_quant8(t->type) &&
+            (t->scale != out->scale || t->zero_point != out->zero_point)) {
+            requant_rows(t, out, dst, out_row, t->data, outer, row);
+            continue;
+        }
+        uint32_t dims[2] = {(uint32_t)outer, (uint32_t)row};
+        ptrdiff_t ds[2] = {(ptrdiff_t)out_row, 1}, ss[2] = {(ptrdiff_t)row, 1};
+        nn_copy_strided(dst, ds, t->data, ss, dims, 2, elem);
+    }
+    return NN_OK;
+}
+
+const nn_op_def nn_op_CONCATENATION = {
+    .code = ANEURALNETWORKS_CONCATENATION,
+    .name = "CONCATENATION",
+    .validate = concat_validate,
+    .prepare = concat_prepare,
+    .execute = concat_execute,
+};
+
+/* ---- SPLIT ---- */
+
+static int split_validate(const nn_op_call *c)
+{
+    if (c->n_in != 3 || c->n_out < 1 || shp_check_type(c, c->in[0]->type, FL3_TYPES) ||
+        nn_check_type(c->in[1], ANEURALNETWORKS_INT32) ||
+        nn_check_type(c->in[2], ANEURALNETWORKS_INT32))
+        return NN_BAD;
+    for (uint32_t i = 0; i < c->n_out; i++)
+        if (shp_check_same_q(c->in[0], c->out[i]))
+            return NN_BAD;
+    if (c->in[2]->data && nn_scalar_i32(c->in[2]) != (int32_t)c->n_out)
+        return NN_BAD;
+    uint32_t a;
+    if (c->in[0]->rank && c->in[1]->data && !shp_axis(nn_scalar_i32(c->in[1]), c->in[0]->rank, &a))
+        return NN_BAD;
+    return shp_validate_shapes(c, split_prepare);
+}
+
+static int split_prepare(nn_op_call *c)
+{
+    const nn_tensor *in = c->in[0];
+    if (c->in[1]->data == NULL || c->in[2]->data == NULL)
+        return NN_OK;
+    uint32_t a;
+    int32_t parts = nn_scalar_i32(c->in[2]);
+    if (!shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a) || parts != (int32_t)c->n_out ||
+        in->dims[a] % c->n_out != 0)
+        return NN_BAD;
+    uint32_t dims[NN_MAX_RANK];
+    memcpy(dims, in->dims, sizeof dims);
+    dims[a] /= c->n_out;
+    for (uint32_t i = 0; i < c->n_out; i++) {
+        int err = shp_set_shape(c->out[i], in->rank, dims);
+        if (err)
+            return err;
+    }
+    return NN_OK;
+}
+
+static int split_execute(nn_op_call *c)
+{
+    const nn_tensor *in = c->in[0];
+    uint32_t a;
+    if (!shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a))
+        return ANEURALNETWORKS_OP_FAILED;
+    size_t elem = nn_type_size(in->type);
+    size_t outer = nn_dims_product(in, 0, a), inner = nn_dims_product(in, a + 1, in->rank);
+    size_t in_row = (size_t)in->dims[a] * inner, row = in_row / c->n_out;
+    uint32_t dims[2] = {(uint32_t)outer, (uint32_t)row};
+    ptrdiff_t ds[2] = {(ptrdiff_t)row, 1}, ss[2] = {(ptrdiff_t)in_row, 1};
+    for (uint32_t i = 0; i < c->n_out; i++) {
+        if (c->out[i]->data == NULL)
+            continue;
+        nn_copy_strided(c->out[i]->data, ds, (const char *)in->data + i * row * elem, ss, dims, 2,
+                        elem);
+    }
+    return NN_OK;
+}
+
+const nn_op_def nn_op_SPLIT = {
+    .code = ANEURALNETWORKS_SPLIT,
+    .name = "SPLIT",
+    .validate = split_validate,
+    .prepare = split_prepare,
+    .execute = split_execute,
+};

@@ -1,0 +1,260 @@
+/*
+ * Allocation-failure injection. This program replaces malloc and friends
+ * (glibc routes every allocation of the process, the library's included,
+ * through them) so that the N-th allocation fails. For every N along a full
+ * build -> compile -> execute -> free sequence it checks that each call either
+ * succeeds or returns an error, that nothing crashes, that results are right
+ * whenever the sequence succeeds, and that no allocation is left behind.
+ * Not built with the sanitizers, which replace malloc themselves.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <android/NeuralNetworks.h>
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+
+static atomic_long calls;      /* allocations attempted since arming */
+static atomic_long fail_at;    /* 0: never fail */
+static atomic_long live;       /* allocations not yet freed */
+static atomic_int injected;    /* the failure happened */
+
+static int should_fail(void)
+{
+    long n = atomic_fetch_add(&calls, 1) + 1;
+    if (atomic_load(&fail_at) != 0 && n == atomic_load(&fail_at)) {
+        atomic_store(&injected, 1);
+        errno = ENOMEM;
+        return 1;
+    }
+    return 0;
+}
+
+void *malloc(size_t size)
+{
+    if (should_fail())
+        return NULL;
+    void *p = __libc_malloc(size);
+    if (p)
+        atomic_fetch_add(&live, 1);
+    return p;
+}
+
+void *calloc(size_t n, size_t size)
+{
+    if (should_fail())
+        return NULL;
+    void *p = __libc_calloc(n, size);
+    if (p)
+        atomic_fetch_add(&live, 1);
+    return p;
+}
+
+void *realloc(void *old, size_t size)
+{
+    if (old == NULL)
+        return malloc(size);
+    if (size == 0) {
+        free(old);
+        return NULL;
+    }
+    if (should_fail())
+        return NULL;
+    return __libc_realloc(old, size);
+}
+
+void *aligned_alloc(size_t alignment, size_t size)
+{
+    if (should_fail())
+        return NULL;
+    void *p = __libc_memalign(alignment, size);
+    if (p)
+        atomic_fetch_add(&live, 1);
+    return p;
+}
+
+int posix_memalign(void **out, size_t alignment, size_t size)
+{
+    if (should_fail())
+        return ENOMEM;
+    void *p = __libc_memalign(alignment, size);
+    if (p == NULL)
+        return ENOMEM;
+    atomic_fetch_add(&live, 1);
+    *out = p;
+    return 0;
+}
+
+void free(void *p)
+{
+    if (p == NULL)
+        return;
+    atomic_fetch_sub(&live, 1);
+    __libc_free(p);
+}
+
+/* ------------------------------------------------------------------ */
+
+#define N 300 /* > 128 bytes as a constant: referenced, not copied */
+
+typedef struct objects {
+    ANeuralNetworksModel *model;
+    ANeuralNetworksCompilation *compilation;
+    ANeuralNetworksExecution *execution;
+    ANeuralNetworksBurst *burst;
+    ANeuralNetworksEvent *event;
+    ANeuralNetworksMemory *memory;
+    ANeuralNetworksMemoryDesc *desc;
+    ANeuralNetworksMemory *desc_memory;
+} objects;
+
+static float bias[N], input[N], output[N];
+static int mem_fd = -1;
+
+static void release(objects *o)
+{
+    ANeuralNetworksEvent_free(o->event);
+    ANeuralNetworksExecution_free(o->execution);
+    ANeuralNetworksBurst_free(o->burst);
+    ANeuralNetworksMemory_free(o->desc_memory);
+    ANeuralNetworksMemoryDesc_free(o->desc);
+    ANeuralNetworksCompilation_free(o->compilation);
+    ANeuralNetworksModel_free(o->model);
+    ANeuralNetworksMemory_free(o->memory);
+    memset(o, 0, sizeof *o);
+}
+
+static int results_right(void)
+{
+    for (int i = 0; i < N; i++)
+        if (output[i] != input[i] + 2.0f * bias[i])
+            return 0;
+    return 1;
+}
+
+/*
+ * The whole life of a model: returns 0 when every call succeeded, 1 when a
+ * call failed with an error code, -1 when the results were wrong.
+ */
+static int sequence(void)
+{
+    objects o = {0};
+    uint32_t dims[1] = {N};
+    ANeuralNetworksOperandType t = {ANEURALNETWORKS_TENSOR_FLOAT32, 1, dims, 0.0f, 0};
+    ANeuralNetworksOperandType act = {ANEURALNETWORKS_INT32, 0, NULL, 0.0f, 0};
+    int32_t none = ANEURALNETWORKS_FUSED_NONE;
+    uint32_t in1[3] = {0, 1, 2}, out1[1] = {3}, in2[3] = {3, 4, 2}, out2[1] = {5};
+    uint32_t ins[1] = {0}, outs[1] = {5};
+    int rc = 0;
+#define TRY(call)                                                  \
+    do {                                                           \
+        if ((call) != ANEURALNETWORKS_NO_ERROR) {                  \
+            rc = 1;                                                \
+            goto done;                                             \
+        }                                                          \
+    } while (0)
+    TRY(ANeuralNetworksMemory_createFromFd(sizeof bias, PROT_READ, mem_fd, 0, &o.memory));
+    TRY(ANeuralNetworksModel_create(&o.model));
+    for (int i = 0; i < 6; i++)
+        TRY(ANeuralNetworksModel_addOperand(o.model, i == 2 ? &act : &t));
+    TRY(ANeuralNetworksModel_setOperandValue(o.model, 1, bias, sizeof bias));
+    TRY(ANeuralNetworksModel_setOperandValue(o.model, 2, &none, sizeof none));
+    TRY(ANeuralNetworksModel_setOperandValueFromMemory(o.model, 4, o.memory, 0, sizeof bias));
+    TRY(ANeuralNetworksModel_addOperation(o.model, ANEURALNETWORKS_ADD, 3, in1, 1, out1));
+    TRY(ANeuralNetworksModel_addOperation(o.model, ANEURALNETWORKS_ADD, 3, in2, 1, out2));
+    TRY(ANeuralNetworksModel_identifyInputsAndOutputs(o.model, 1, ins, 1, outs));
+    TRY(ANeuralNetworksModel_finish(o.model));
+    TRY(ANeuralNetworksCompilation_create(o.model, &o.compilation));
+    TRY(ANeuralNetworksCompilation_setCaching(o.compilation, "/tmp", (const uint8_t *)
+                                              "0123456789abcdef0123456789abcdef"));
+    TRY(ANeuralNetworksCompilation_finish(o.compilation));
+    TRY(ANeuralNetworksExecution_create(o.compilation, &o.execution));
+    TRY(ANeuralNetworksExecution_setReusable(o.execution, true));
+    TRY(ANeuralNetworksExecution_setInput(o.execution, 0, NULL, input, sizeof input));
+    TRY(ANeuralNetworksExecution_setOutput(o.execution, 0, NULL, output, sizeof output));
+    memset(output, 0, sizeof output);
+    TRY(ANeuralNetworksExecution_compute(o.execution));
+    if (!results_right())
+        rc = -1;
+    memset(output, 0, sizeof output);
+    TRY(ANeuralNetworksExecution_startCompute(o.execution, &o.event));
+    TRY(ANeuralNetworksEvent_wait(o.event));
+    if (!results_right())
+        rc = -1;
+    ANeuralNetworksEvent_free(o.event);
+    o.event = NULL;
+    memset(output, 0, sizeof output);
+    TRY(ANeuralNetworksExecution_startComputeWithDependencies(o.execution, NULL, 0, 0, &o.event));
+    TRY(ANeuralNetworksEvent_wait(o.event));
+    if (!results_right())
+        rc = -1;
+    memset(output, 0, sizeof output);
+    TRY(ANeuralNetworksBurst_create(o.compilation, &o.burst));
+    TRY(ANeuralNetworksExecution_burstCompute(o.execution, o.burst));
+    if (!results_right())
+        rc = -1;
+    TRY(ANeuralNetworksMemoryDesc_create(&o.desc));
+    TRY(ANeuralNetworksMemoryDesc_addOutputRole(o.desc, o.compilation, 0, 1.0f));
+    TRY(ANeuralNetworksMemoryDesc_finish(o.desc));
+    TRY(ANeuralNetworksMemory_createFromDesc(o.desc, &o.desc_memory));
+#undef TRY
+done:
+    release(&o);
+    return rc;
+}
+
+int main(void)
+{
+    int passed = 0, failed = 0;
+    for (int i = 0; i < N; i++) {
+        bias[i] = (float)i * 0.5f;
+        input[i] = (float)(N - i);
+    }
+    FILE *f = tmpfile();
+    if (f == NULL || fwrite(bias, sizeof bias, 1, f) != 1 || fflush(f) != 0) {
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    mem_fd = fileno(f);
+    /* Warm-up: the thread pool and stdio allocate once for the process. */
+    if (sequence() != 0) {
+        fprintf(stderr, "the sequence fails without injected failures\n");
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    long baseline = atomic_load(&live);
+    long n;
+    for (n = 1;; n++) {
+        atomic_store(&calls, 0);
+        atomic_store(&injected, 0);
+        atomic_store(&fail_at, n);
+        int rc = sequence();
+        atomic_store(&fail_at, 0);
+        int hit = atomic_load(&injected);
+        long leaked = atomic_load(&live) - baseline;
+        if (rc < 0 || leaked != 0 || (rc == 1 && !hit)) {
+            failed++;
+            fprintf(stderr, "allocation %ld failing: %s, %ld allocations leaked\n", n,
+                    rc < 0 ? "wrong results" : rc == 1 && !hit ? "unexpected error" : "ok", leaked);
+            atomic_store(&live, baseline);
+        } else {
+            passed++;
+        }
+        if (!hit)
+            break; /* the sequence made fewer than n allocations: all covered */
+    }
+    fprintf(stderr, "covered %ld allocation points\n", n - 1);
+    fclose(f);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
