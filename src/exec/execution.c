@@ -132,6 +132,8 @@ static int set_io(ANeuralNetworksExecution *e, int32_t index, const ANeuralNetwo
     uint32_t count = input ? m->n_inputs : m->n_outputs;
     if (index < 0 || (uint32_t)index >= count)
         return ANEURALNETWORKS_BAD_DATA;
+    if ((input ? e->inputs : e->outputs)[index].set)
+        return ANEURALNETWORKS_BAD_STATE;
     const nn_operand *o = &m->operands[input ? m->inputs[index] : m->outputs[index]];
     nn_io io = {.set = true};
     if (memory == NULL && buffer == NULL) {
@@ -327,7 +329,7 @@ static int check_desc_inputs(ANeuralNetworksExecution *e, nn_tensor *inputs)
         memcpy(inputs[i].dims, mem->dims, sizeof mem->dims);
         pthread_mutex_unlock(&mem->lock);
         if (!init)
-            return ANEURALNETWORKS_BAD_DATA;
+            return ANEURALNETWORKS_OP_FAILED;
     }
     return ANEURALNETWORKS_NO_ERROR;
 }

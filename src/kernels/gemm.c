@@ -64,6 +64,30 @@ void nn_qgemm_kernel_c(size_t mr, size_t kq, const uint32_t *apack, size_t mr_st
     }
 }
 
+void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
+                    const float *b, size_t ldb, const float *bias, float lo, float hi, bool clamp,
+                    float *c, size_t ldc)
+{
+    for (size_t j = j0; j < j1; j++) {
+        const float *bj = b + j * ldb;
+        for (size_t i = 0; i < m; i++) {
+            const float *ai = a + i * lda;
+            /* Independent partial sums keep several multiply-adds in flight. */
+            float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            size_t p = 0;
+            for (; p + 4 <= k; p += 4)
+                for (size_t t = 0; t < 4; t++)
+                    s[t] += ai[p + t] * bj[p + t];
+            for (; p < k; p++)
+                s[0] += ai[p] * bj[p];
+            float v = (s[0] + s[1]) + (s[2] + s[3]) + (bias ? bias[j] : 0.0f);
+            if (clamp)
+                v = v < lo ? lo : (v > hi ? hi : v);
+            c[i * ldc + j] = v;
+        }
+    }
+}
+
 /* ---- run-time selection ---- */
 
 static nn_gemm_isa g_isa;
@@ -74,7 +98,8 @@ static const nn_gemm_isa *gemm_isa(void)
     if (atomic_load_explicit(&g_isa_ready, memory_order_acquire))
         return &g_isa;
     /* Racing initialisations compute identical values. */
-    nn_gemm_isa isa = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C, nn_qgemm_kernel_c, NULL};
+    nn_gemm_isa isa = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C, nn_qgemm_kernel_c, NULL,
+                       nn_sgemm_dot_c};
     const char *force = getenv("NN_GEMM_ISA");
     bool allow512 = !force || strcmp(force, "avx512") == 0;
     bool allow2 = !force || strcmp(force, "c") != 0;
@@ -83,7 +108,7 @@ static const nn_gemm_isa *gemm_isa(void)
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
         __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("fma")) {
         isa = (nn_gemm_isa){NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, NN_QGEMM_MR_AVX512,
-                            nn_qgemm_kernel_avx512, nn_qgemm_requant_avx512};
+                            nn_qgemm_kernel_avx512, nn_qgemm_requant_avx512, nn_sgemm_dot_avx512};
     } else if (allow2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
         isa.s_mr = NN_SGEMM_MR_AVX2;
         isa.skernel = nn_sgemm_kernel_avx2;
@@ -239,11 +264,43 @@ void nn_sgemm_prepacked(size_t m, const float *a, size_t lda, const nn_sgemm_pac
         nn_parallel_for(tasks, 1, sgemm_task, &J);
 }
 
+typedef struct {
+    const nn_gemm_isa *isa;
+    size_t m, k;
+    const float *a, *b, *bias;
+    size_t lda, ldb, ldc;
+    float lo, hi;
+    bool clamp;
+    float *c;
+} sdot_job;
+
+#define DOT_COLS 16
+
+static void sdot_task(void *arg, size_t begin, size_t end)
+{
+    const sdot_job *J = arg;
+    size_t n = begin * DOT_COLS, e = end * DOT_COLS;
+    J->isa->sdot(J->m, n, e, J->k, J->a, J->lda, J->b, J->ldb, J->bias, J->lo, J->hi, J->clamp,
+                 J->c, J->ldc);
+}
+
 int nn_sgemm(size_t m, size_t n, size_t k, const float *a, size_t lda, const float *b,
              size_t ldb, const float *bias, float lo, float hi, float *c, size_t ldc)
 {
     if (m == 0 || n == 0)
         return ANEURALNETWORKS_NO_ERROR;
+    if (m <= 4) {
+        sdot_job J = {.isa = gemm_isa(), .m = m, .k = k, .a = a, .b = b, .bias = bias, .lda = lda,
+                      .ldb = ldb, .ldc = ldc, .lo = lo, .hi = hi, .c = c,
+                      .clamp = !(isinf(lo) && lo < 0 && isinf(hi) && hi > 0)};
+        size_t full = n / DOT_COLS;
+        if (m * n * k < (size_t)1 << 16)
+            sdot_task(&J, 0, full);
+        else
+            nn_parallel_for(full, 1, sdot_task, &J);
+        J.isa->sdot(m, full * DOT_COLS, n, k, a, lda, b, ldb, bias, lo, hi, J.clamp, c, ldc);
+        return ANEURALNETWORKS_NO_ERROR;
+    }
     nn_sgemm_packed *bp = nn_sgemm_pack(n, k, b, ldb);
     if (!bp)
         return ANEURALNETWORKS_OUT_OF_MEMORY;

@@ -122,3 +122,32 @@ void nn_qgemm_requant_avx512(size_t cols, const int32_t *acc, int32_t row_term,
     else
         _mm512_mask_cvtusepi32_storeu_epi8(out, k, v);
 }
+
+/* Dot products of a few A rows with rows [j0, j1) of B (unpacked). */
+void nn_sgemm_dot_avx512(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
+                         const float *b, size_t ldb, const float *bias, float lo, float hi,
+                         bool clamp, float *c, size_t ldc)
+{
+    const size_t kv = k & ~(size_t)15;
+    const __mmask16 tail = (__mmask16)((1u << (k - kv)) - 1u);
+    for (size_t j = j0; j < j1; j++) {
+        const float *bj = b + j * ldb;
+        for (size_t i = 0; i < m; i++) {
+            const float *ai = a + i * lda;
+            __m512 s0 = _mm512_setzero_ps(), s1 = _mm512_setzero_ps();
+            size_t p = 0;
+            for (; p + 32 <= kv; p += 32) {
+                s0 = _mm512_fmadd_ps(_mm512_loadu_ps(ai + p), _mm512_loadu_ps(bj + p), s0);
+                s1 = _mm512_fmadd_ps(_mm512_loadu_ps(ai + p + 16), _mm512_loadu_ps(bj + p + 16), s1);
+            }
+            for (; p < kv; p += 16)
+                s0 = _mm512_fmadd_ps(_mm512_loadu_ps(ai + p), _mm512_loadu_ps(bj + p), s0);
+            if (tail)
+                s1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(tail, ai + kv), _mm512_maskz_loadu_ps(tail, bj + kv), s1);
+            float v = _mm512_reduce_add_ps(_mm512_add_ps(s0, s1)) + (bias ? bias[j] : 0.0f);
+            if (clamp)
+                v = v < lo ? lo : (v > hi ? hi : v);
+            c[i * ldc + j] = v;
+        }
+    }
+}

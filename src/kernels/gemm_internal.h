@@ -38,12 +38,20 @@ typedef void (*nn_qgemm_requant_fn)(size_t cols, const int32_t *acc, int32_t row
                                     const int32_t *rshift, int32_t out_zero, int32_t lo,
                                     int32_t hi, bool out_signed, void *out);
 
+/* C[i][j] for i < m, j in [j0, j1) as dot products of unpacked rows: the
+ * path for a handful of rows, where packing B would cost as much as the
+ * product. */
+typedef void (*nn_sgemm_dot_fn)(size_t m, size_t j0, size_t j1, size_t k, const float *a,
+                                size_t lda, const float *b, size_t ldb, const float *bias,
+                                float lo, float hi, bool clamp, float *c, size_t ldc);
+
 typedef struct nn_gemm_isa {
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
     size_t q_mr;
     nn_qgemm_kernel_fn qkernel;
     nn_qgemm_requant_fn qrequant; /* NULL: scalar path */
+    nn_sgemm_dot_fn sdot;
 } nn_gemm_isa;
 
 void nn_sgemm_kernel_c(size_t mr, size_t kc, const float *a, size_t lda, const float *b, float *c,
@@ -58,6 +66,12 @@ void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, co
                             float hi);
 void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
                             const int32_t *b, int32_t *acc, bool init);
+void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
+                    const float *b, size_t ldb, const float *bias, float lo, float hi, bool clamp,
+                    float *c, size_t ldc);
+void nn_sgemm_dot_avx512(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
+                         const float *b, size_t ldb, const float *bias, float lo, float hi,
+                         bool clamp, float *c, size_t ldc);
 void nn_qgemm_requant_avx512(size_t cols, const int32_t *acc, int32_t row_term,
                              const int32_t *col_term, const int32_t *mult, const int32_t *rshift,
                              int32_t out_zero, int32_t lo, int32_t hi, bool out_signed, void *out);

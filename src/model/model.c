@@ -45,7 +45,7 @@ int nn_check_operand_type(const ANeuralNetworksOperandType *t, bool allow_unknow
 {
     if (t->type < ANEURALNETWORKS_FLOAT32 || t->type > ANEURALNETWORKS_MODEL)
         return ANEURALNETWORKS_BAD_DATA;
-    if (t->dimensionCount > 0 && t->dimensions == NULL)
+    if ((t->dimensionCount > 0) != (t->dimensions != NULL))
         return ANEURALNETWORKS_BAD_DATA;
     if (t->dimensionCount > NN_MAX_RANK)
         return ANEURALNETWORKS_BAD_DATA;
@@ -253,8 +253,10 @@ NN_API int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel *m
     int rc = check_settable(m, index);
     if (rc != ANEURALNETWORKS_NO_ERROR)
         return rc;
-    if (!value->finished || value == m)
+    if (value == m)
         return ANEURALNETWORKS_BAD_DATA;
+    if (!value->finished)
+        return ANEURALNETWORKS_BAD_STATE;
     nn_operand *o = &m->operands[index];
     if (o->type != ANEURALNETWORKS_MODEL)
         return ANEURALNETWORKS_BAD_DATA;
@@ -610,6 +612,8 @@ NN_API int ANeuralNetworksModel_getSupportedOperationsForDevices(
     if (numDevices == 0)
         return ANEURALNETWORKS_BAD_DATA;
     for (uint32_t d = 0; d < numDevices; d++) {
+        if (devices[d] == NULL)
+            return ANEURALNETWORKS_UNEXPECTED_NULL;
         if (!nn_device_is_valid(devices[d]))
             return ANEURALNETWORKS_BAD_DATA;
         for (uint32_t e = 0; e < d; e++)

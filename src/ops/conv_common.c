@@ -319,57 +319,56 @@ size_t nn_conv_stage_bytes(const nn_tensor *t, bool nchw)
     return count * (t->type == ANEURALNETWORKS_TENSOR_FLOAT32 ? sizeof(float) : 1);
 }
 
+/* Moves element (n, c, p) between NCHW position src_idx and NHWC position
+ * dst_idx (or the reverse), converting float16 to float32 on the way in and
+ * back on the way out. Loops run over whole planes so reads stay contiguous. */
+static void stage_copy(const void *src, int32_t src_type, void *dst, int32_t dst_type, bool nchw,
+                       const uint32_t d[4], bool to_nhwc)
+{
+    size_t hw = (size_t)d[1] * d[2], ch = d[3], count = d[0] * hw * ch;
+    bool half_in = src_type == ANEURALNETWORKS_TENSOR_FLOAT16;
+    bool half_out = dst_type == ANEURALNETWORKS_TENSOR_FLOAT16;
+    size_t es = (src_type == ANEURALNETWORKS_TENSOR_FLOAT32 || half_in || half_out) ? 4 : 1;
+    if (!nchw) {
+        if (half_in)
+            nn_f16_to_f32_array(src, dst, count);
+        else if (half_out)
+            nn_f32_to_f16_array(src, dst, count);
+        else
+            memcpy(dst, src, count * es);
+        return;
+    }
+    for (size_t n = 0; n < d[0]; n++)
+        for (size_t c = 0; c < ch; c++)
+            for (size_t p = 0; p < hw; p++) {
+                size_t a = (n * ch + c) * hw + p; /* NCHW */
+                size_t b = (n * hw + p) * ch + c; /* NHWC */
+                size_t si = to_nhwc ? a : b, di = to_nhwc ? b : a;
+                if (half_in)
+                    ((float *)dst)[di] = nn_f16_to_f32(((const uint16_t *)src)[si]);
+                else if (half_out)
+                    ((uint16_t *)dst)[di] = nn_f32_to_f16(((const float *)src)[si]);
+                else if (es == 4)
+                    ((float *)dst)[di] = ((const float *)src)[si];
+                else
+                    ((uint8_t *)dst)[di] = ((const uint8_t *)src)[si];
+            }
+}
+
 void nn_conv_stage_in(const nn_tensor *src, bool nchw, void *dst)
 {
     uint32_t d[4];
     nn_conv_nhwc_dims(src, nchw, d);
-    size_t count = (size_t)d[0] * d[1] * d[2] * d[3];
-    size_t hw = (size_t)d[1] * d[2], ch = d[3];
-    for (size_t i = 0; i < count; i++) {
-        /* i indexes NHWC; j is the element's position in src. */
-        size_t j = i;
-        if (nchw) {
-            size_t c = i % ch, p = (i / ch) % hw, n = i / (ch * hw);
-            j = (n * ch + c) * hw + p;
-        }
-        switch (src->type) {
-        case ANEURALNETWORKS_TENSOR_FLOAT32:
-            ((float *)dst)[i] = ((const float *)src->data)[j];
-            break;
-        case ANEURALNETWORKS_TENSOR_FLOAT16:
-            ((float *)dst)[i] = nn_f16_to_f32(((const uint16_t *)src->data)[j]);
-            break;
-        default:
-            ((uint8_t *)dst)[i] = ((const uint8_t *)src->data)[j];
-            break;
-        }
-    }
+    int32_t dst_type = src->type == ANEURALNETWORKS_TENSOR_FLOAT16 ? ANEURALNETWORKS_TENSOR_FLOAT32 : src->type;
+    stage_copy(src->data, src->type, dst, dst_type, nchw, d, true);
 }
 
 void nn_conv_stage_out(const void *src, bool nchw, nn_tensor *dst)
 {
     uint32_t d[4];
     nn_conv_nhwc_dims(dst, nchw, d);
-    size_t count = (size_t)d[0] * d[1] * d[2] * d[3];
-    size_t hw = (size_t)d[1] * d[2], ch = d[3];
-    for (size_t i = 0; i < count; i++) {
-        size_t j = i;
-        if (nchw) {
-            size_t c = i % ch, p = (i / ch) % hw, n = i / (ch * hw);
-            j = (n * ch + c) * hw + p;
-        }
-        switch (dst->type) {
-        case ANEURALNETWORKS_TENSOR_FLOAT32:
-            ((float *)dst->data)[j] = ((const float *)src)[i];
-            break;
-        case ANEURALNETWORKS_TENSOR_FLOAT16:
-            ((uint16_t *)dst->data)[j] = nn_f32_to_f16(((const float *)src)[i]);
-            break;
-        default:
-            ((uint8_t *)dst->data)[j] = ((const uint8_t *)src)[i];
-            break;
-        }
-    }
+    int32_t src_type = dst->type == ANEURALNETWORKS_TENSOR_FLOAT16 ? ANEURALNETWORKS_TENSOR_FLOAT32 : dst->type;
+    stage_copy(src, src_type, dst->data, dst->type, nchw, d, false);
 }
 
 int nn_conv_requant_params(const nn_tensor *in, const nn_tensor *filter, const nn_tensor *out,

@@ -402,6 +402,13 @@ float tfl_opt_f32(const tfl_model *m, const tfl_op *op, unsigned field, float de
     return f ? bits_to_f32(rd_u32(&r, f)) : def;
 }
 
+int tfl_opt_u8(const tfl_model *m, const tfl_op *op, unsigned field, int def)
+{
+    rd r = {m->fb.p, m->fb.n, 0};
+    size_t f = opt_field(m, op, field, 1);
+    return f ? rd_u8(&r, f) : def;
+}
+
 int tfl_opt_bool(const tfl_model *m, const tfl_op *op, unsigned field, int def)
 {
     rd r = {m->fb.p, m->fb.n, 0};

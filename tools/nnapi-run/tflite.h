@@ -147,6 +147,8 @@ void tfl_free(tfl_model *model);
 
 /* Builtin-options fields by their position in the options table. */
 int32_t tfl_opt_i32(const tfl_model *m, const tfl_op *op, unsigned field, int32_t def);
+/* Byte-sized enum fields (padding, activation, formats). */
+int tfl_opt_u8(const tfl_model *m, const tfl_op *op, unsigned field, int def);
 float tfl_opt_f32(const tfl_model *m, const tfl_op *op, unsigned field, float def);
 int tfl_opt_bool(const tfl_model *m, const tfl_op *op, unsigned field, int def);
 /* Copies an [int] vector field into out (at most max entries); returns the

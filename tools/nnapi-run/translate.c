@@ -170,7 +170,7 @@ static int push_i32_tensor(xl *x, ilist *l, const int32_t *vals, uint32_t n)
         return fail(x, "out of memory");
     if (n > 0)
         memcpy(copy, vals, (size_t)n * sizeof *copy);
-    uint32_t idx;
+    uint32_t idx = 0;
     if (add_operand(x, &ot, &idx))
         return -1;
     NN(ANeuralNetworksModel_setOperandValue(x->m, idx, copy, (size_t)n * sizeof *copy));
@@ -364,7 +364,7 @@ static int push_omitted(xl *x, ilist *l, int32_t type)
     if (l->n == MAX_OP_INPUTS)
         return fail(x, "too many inputs");
     ANeuralNetworksOperandType ot = {type, 0, NULL, 0.0f, 0};
-    uint32_t idx;
+    uint32_t idx = 0;
     if (add_operand(x, &ot, &idx))
         return -1;
     NN(ANeuralNetworksModel_setOperandValue(x->m, idx, NULL, 0));
@@ -494,7 +494,7 @@ static int push_bias(xl *x, ilist *l, int bias_ti, int in_ti, int w_ti, uint32_t
     }
     if (l->n == MAX_OP_INPUTS)
         return fail(x, "too many inputs");
-    uint32_t idx;
+    uint32_t idx = 0;
     if (bias_ti >= 0) {
         const tfl_tensor *b = tens(x, bias_ti);
         if (b->rank != 1 || b->shape[0] < 0 || (uint32_t)b->shape[0] != units)
@@ -614,11 +614,11 @@ static int conv_like(xl *x, const tfl_op *op, int depthwise)
     int in = in_t(x, 0), w = in_t(x, 1);
     if (in < 0 || w < 0 || tens(x, w)->rank != 4 || tens(x, in)->rank != 4)
         return fail(x, "expects a 4-D input and filter");
-    int32_t pad, fuse;
-    if (padding_code(x, tfl_opt_i32(tm, op, 0, 0), &pad))
+    int32_t pad = 0, fuse;
+    if (padding_code(x, tfl_opt_u8(tm, op, 0, 0), &pad))
         return -1;
     int32_t sw = tfl_opt_i32(tm, op, 1, 1), sh = tfl_opt_i32(tm, op, 2, 1);
-    int act = (int)tfl_opt_i32(tm, op, depthwise ? 4 : 3, 0) & 0xff;
+    int act = tfl_opt_u8(tm, op, depthwise ? 4 : 3, 0);
     int32_t dw = tfl_opt_i32(tm, op, depthwise ? 5 : 4, 1), dh = tfl_opt_i32(tm, op, depthwise ? 6 : 5, 1);
     uint32_t units = (uint32_t)tens(x, w)->shape[depthwise ? 3 : 0];
     ilist l = {{0}, 0};
@@ -646,15 +646,15 @@ static int conv_like(xl *x, const tfl_op *op, int depthwise)
 static int pool(xl *x, const tfl_op *op, int code)
 {
     const tfl_model *tm = x->tm;
-    int32_t pad, fuse;
-    if (padding_code(x, tfl_opt_i32(tm, op, 0, 0), &pad))
+    int32_t pad = 0, fuse;
+    if (padding_code(x, tfl_opt_u8(tm, op, 0, 0), &pad))
         return -1;
     ilist l = {{0}, 0};
     actplan p;
     if (push_t(x, &l, in_t(x, 0)) || push_i32(x, &l, pad) || push_i32(x, &l, tfl_opt_i32(tm, op, 1, 1)) ||
         push_i32(x, &l, tfl_opt_i32(tm, op, 2, 1)) || push_i32(x, &l, tfl_opt_i32(tm, op, 3, 1)) ||
         push_i32(x, &l, tfl_opt_i32(tm, op, 4, 1)) ||
-        plan_act(x, out_t(x, 0), (int)tfl_opt_i32(tm, op, 5, 0) & 0xff, 1, &fuse, &p) ||
+        plan_act(x, out_t(x, 0), tfl_opt_u8(tm, op, 5, 0), 1, &fuse, &p) ||
         push_i32(x, &l, fuse) || emit(x, code, &l, 1, &p.out))
         return -1;
     return finish_act(x, &p);
@@ -666,7 +666,7 @@ static int fully_connected(xl *x, const tfl_op *op)
     int in = in_t(x, 0), w = in_t(x, 1), out = out_t(x, 0);
     if (in < 0 || w < 0 || tens(x, w)->rank != 2)
         return fail(x, "expects 2-D weights");
-    if ((tfl_opt_i32(tm, op, 1, 0) & 0xff) != 0)
+    if (tfl_opt_u8(tm, op, 1, 0) != 0)
         return fail(x, "shuffled weights format is not supported");
     if (tens(x, w)->n_scale > 1)
         return fail(x, "per-channel weights are not supported (NNAPI FULLY_CONNECTED is per-tensor)");
@@ -675,7 +675,7 @@ static int fully_connected(xl *x, const tfl_op *op)
     actplan p;
     ilist l = {{0}, 0};
     if (push_t(x, &l, in) || push_t(x, &l, w) || push_bias(x, &l, in_t(x, 2), in, w, units) ||
-        plan_act(x, out, (int)tfl_opt_i32(tm, op, 0, 0) & 0xff, 1, &fuse, &p) || push_i32(x, &l, fuse))
+        plan_act(x, out, tfl_opt_u8(tm, op, 0, 0), 1, &fuse, &p) || push_i32(x, &l, fuse))
         return -1;
     const tfl_tensor *o = tens(x, out);
     if (o->rank == 2 || !tfl_opt_bool(tm, op, 2, 0)) {
@@ -719,7 +719,7 @@ static int lstm(xl *x, const tfl_op *op)
         if (ti < 0 ? push_omitted(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32) : push_t(x, &l, ti))
             return -1;
     }
-    int act = (int)tfl_opt_i32(tm, op, 0, 0) & 0xff;
+    int act = tfl_opt_u8(tm, op, 0, 0);
     if (push_i32(x, &l, act) || push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, tfl_opt_f32(tm, op, 1, 0.0f)) ||
         push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, tfl_opt_f32(tm, op, 2, 0.0f)) ||
         push_bool(x, &l, tfl_opt_bool(tm, op, 3, 0)))
@@ -739,7 +739,7 @@ static int binary_fused(xl *x, const tfl_op *op, int code)
     actplan p;
     ilist l = {{0}, 0};
     if (push_t(x, &l, in_t(x, 0)) || push_t(x, &l, in_t(x, 1)) ||
-        plan_act(x, out_t(x, 0), (int)tfl_opt_i32(x->tm, op, 0, 0) & 0xff, 1, &fuse, &p) ||
+        plan_act(x, out_t(x, 0), tfl_opt_u8(x->tm, op, 0, 0), 1, &fuse, &p) ||
         push_i32(x, &l, fuse) || emit(x, code, &l, 1, &p.out))
         return -1;
     return finish_act(x, &p);
@@ -800,7 +800,7 @@ static int concatenation(xl *x, const tfl_op *op)
     for (uint32_t k = 0; k < op->n_in; k++)
         if (push_t(x, &l, op->in[k]))
             return -1;
-    if (push_i32(x, &l, axis) || plan_act(x, out, (int)tfl_opt_i32(x->tm, op, 1, 0) & 0xff, 0, &fuse, &p) ||
+    if (push_i32(x, &l, axis) || plan_act(x, out, tfl_opt_u8(x->tm, op, 1, 0), 0, &fuse, &p) ||
         emit(x, ANEURALNETWORKS_CONCATENATION, &l, 1, &p.out))
         return -1;
     return finish_act(x, &p);
@@ -1048,7 +1048,7 @@ static int translate_op(xl *x, const tfl_op *op)
         if (alpha == NULL)
             return fail(x, "out of memory");
         *alpha = tfl_opt_f32(tm, op, 0, 0.0f);
-        uint32_t one[1] = {1}, ai;
+        uint32_t one[1] = {1}, ai = 0;
         ANeuralNetworksOperandType ot = {ANEURALNETWORKS_TENSOR_FLOAT32, 1, one, 0.0f, 0};
         ilist l = {{0}, 0};
         if (push_t(x, &l, in_t(x, 0)) || add_operand(x, &ot, &ai))
