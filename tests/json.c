@@ -330,17 +330,6 @@ static json_doc* parse_owned(char* buf, size_t len, char* err, size_t err_len) {
     return doc;
 }
 
-json_doc* json_parse(const char* text, size_t len, char* err, size_t err_len) {
-    if (len == SIZE_MAX) return NULL;
-    char* buf = malloc(len + 1);
-    if (!buf) {
-        if (err && err_len) snprintf(err, err_len, "out of memory");
-        return NULL;
-    }
-    memcpy(buf, text, len);
-    return parse_owned(buf, len, err, err_len);
-}
-
 json_doc* json_load_file(const char* path, char* err, size_t err_len) {
     /* gzread also reads files that are not compressed. */
     gzFile f = gzopen(path, "rb");

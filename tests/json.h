@@ -37,10 +37,8 @@ struct json_value {
 
 typedef struct json_doc json_doc;
 
-/* Parses a document held in memory; the text is copied. Returns NULL on error
- * with a message in err. */
-json_doc* json_parse(const char* text, size_t len, char* err, size_t err_len);
-/* Reads a file, gzip-compressed or plain, and parses it. */
+/* Reads a file, gzip-compressed or plain, and parses it. Returns NULL on
+ * error with a message in err. */
 json_doc* json_load_file(const char* path, char* err, size_t err_len);
 void json_free(json_doc* doc);
 const json_value* json_root(const json_doc* doc);

@@ -37,7 +37,8 @@ static inline int32_t nn_rounding_shift_right(int32_t x, int exponent)
 /* x * mult * 2^(shift - 31), rounded as the reference kernels do. */
 static inline int32_t nn_mul_by_quant_mult(int32_t x, int32_t mult, int shift)
 {
-    int left = shift > 0 ? shift : 0;
+    /* Beyond 31 the shifted value saturates anyway. */
+    int left = shift > 0 ? (shift > 31 ? 31 : shift) : 0;
     int right = shift > 0 ? 0 : -shift;
     int64_t shifted = (int64_t)x * ((int64_t)1 << left);
     if (shifted > INT32_MAX)

@@ -56,6 +56,11 @@ int nn_check_operand_type(const ANeuralNetworksOperandType *t, bool allow_unknow
         return ANEURALNETWORKS_BAD_DATA;
     if (t->scale != t->scale || t->scale < 0.0f)
         return ANEURALNETWORKS_BAD_DATA;
+    /* The known dimensions alone must not overflow a byte count. */
+    size_t bytes = nn_type_size(t->type);
+    for (uint32_t i = 0; i < t->dimensionCount; i++)
+        if (t->dimensions[i] != 0 && !nn_mul_size(bytes, t->dimensions[i], &bytes))
+            return ANEURALNETWORKS_BAD_DATA;
     switch (t->type) {
     case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
         if (t->scale <= 0.0f || t->zeroPoint < 0 || t->zeroPoint > 255)
@@ -302,26 +307,40 @@ int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op)
     const nn_op_def *def = nn_op_lookup(op->type);
     if (def == NULL || def->validate == NULL)
         return ANEURALNETWORKS_NO_ERROR; /* reported as unsupported at compilation */
+    /* Past the real operands each list continues with placeholders (see
+     * NN_VALIDATE_SLOTS in op.h), so that no count can make validate read
+     * outside the lists. */
+    static const nn_tensor placeholder = {.type = -1, .omitted = true};
+    uint32_t in_slots = op->n_in > NN_VALIDATE_SLOTS ? op->n_in : NN_VALIDATE_SLOTS;
+    uint32_t out_slots = op->n_out > NN_VALIDATE_SLOTS ? op->n_out : NN_VALIDATE_SLOTS;
     size_t n = (size_t)op->n_in + op->n_out;
     nn_tensor *tensors = calloc(n ? n : 1, sizeof *tensors);
-    nn_tensor **ptrs = calloc(n ? n : 1, sizeof *ptrs);
+    nn_tensor **ptrs = calloc((size_t)in_slots + out_slots, sizeof *ptrs);
     if (tensors == NULL || ptrs == NULL) {
         free(tensors);
         free(ptrs);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     }
-    for (uint32_t i = 0; i < op->n_in; i++)
-        nn_operand_to_tensor(&m->operands[op->in[i]], &tensors[i]);
-    for (uint32_t i = 0; i < op->n_out; i++)
-        nn_operand_to_tensor(&m->operands[op->out[i]], &tensors[op->n_in + i]);
-    for (size_t i = 0; i < n; i++)
-        ptrs[i] = &tensors[i];
+    for (uint32_t i = 0; i < in_slots; i++) {
+        ptrs[i] = (nn_tensor *)&placeholder;
+        if (i < op->n_in) {
+            nn_operand_to_tensor(&m->operands[op->in[i]], &tensors[i]);
+            ptrs[i] = &tensors[i];
+        }
+    }
+    for (uint32_t i = 0; i < out_slots; i++) {
+        ptrs[in_slots + i] = (nn_tensor *)&placeholder;
+        if (i < op->n_out) {
+            nn_operand_to_tensor(&m->operands[op->out[i]], &tensors[op->n_in + i]);
+            ptrs[in_slots + i] = &tensors[op->n_in + i];
+        }
+    }
     nn_op_call call = {
         .op_type = op->type,
         .n_in = op->n_in,
         .n_out = op->n_out,
         .in = ptrs,
-        .out = ptrs + op->n_in,
+        .out = ptrs + in_slots,
         .feature_level = NN_RUNTIME_FEATURE_LEVEL,
         .relaxed = m->relaxed,
     };

@@ -39,6 +39,10 @@
 #include "android/NeuralNetworks.h"
 
 #define NN_MAX_RANK 8
+/* validate may read in[i] and out[i] for i < NN_VALIDATE_SLOTS before it
+ * checks n_in/n_out: slots past the real operands hold a placeholder of
+ * type -1 that no check accepts. */
+#define NN_VALIDATE_SLOTS 64
 
 typedef struct nn_channel_quant {
     uint32_t channel_dim;

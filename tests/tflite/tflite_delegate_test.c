@@ -498,6 +498,8 @@ static run_result last_view(const run_result *r)
     return v;
 }
 
+/* One thread by default: reproducible, and on a small shared machine TFLite's
+ * spinning thread pools slow down by an order of magnitude under load. */
 static int g_threads = 1;
 static int g_runs = 20;
 
@@ -648,10 +650,14 @@ static void top_k(const void *data, int type, size_t n, size_t k, size_t *idx)
     }
 }
 
-/* Compares `got` to `want` (the reference engine's outputs); prints why not. */
+/* Compares `got` to `want` (the reference engine's outputs); prints why not.
+ * *max_diff (if given) receives the largest absolute difference (quantized:
+ * in steps). */
 static bool compare(const run_result *want, const run_result *got, const char *what,
-                    bool verbose)
+                    bool verbose, double *max_diff)
 {
+    if (max_diff != NULL)
+        *max_diff = 0;
     if (want->n_out != got->n_out) {
         printf("    %s: %d outputs, reference has %d\n", what, got->n_out, want->n_out);
         return false;
@@ -671,6 +677,8 @@ static bool compare(const run_result *want, const run_result *got, const char *w
         for (size_t i = 0; i < n; i++) {
             double a = elem(want->data[o], type, i), b = elem(got->data[o], type, i);
             double err = fabs(a - b);
+            if (max_diff != NULL && !(err <= *max_diff))
+                *max_diff = err;
             double tol = type == TFL_FLOAT32 ? 1e-4 * fabs(a) + 1e-4 : 2.0;
             if (!(err <= tol))
                 bad++;
@@ -841,7 +849,7 @@ static bool run_model(const char *models_dir, const char *stem, model_report *re
                 have_stored = false;
         }
         if (have_stored && !compare(&stored, &res[ENGINE_CPU], "TFLite CPU vs stored ref",
-                                    false)) {
+                                    false, NULL)) {
             printf("    FAIL: TFLite's own CPU run does not reproduce the stored reference\n");
             ok = false;
         }
@@ -850,7 +858,7 @@ static bool run_model(const char *models_dir, const char *stem, model_report *re
         if (tfl.XnnCreate != NULL &&
             run_engine(model, ENGINE_XNNPACK, inputs, in_bytes, n_in, &res[ENGINE_XNNPACK]))
             /* XNNPACK's agreement is informative only: this test is about us. */
-            compare(&res[ENGINE_CPU], &res[ENGINE_XNNPACK], "TFLite+XNNPACK vs CPU", false);
+            compare(&res[ENGINE_CPU], &res[ENGINE_XNNPACK], "TFLite+XNNPACK vs CPU", false, NULL);
 
         capture cap;
         if (!capture_begin(&cap)) {
@@ -883,11 +891,14 @@ static bool run_model(const char *models_dir, const char *stem, model_report *re
         if (stateful)
             printf("    note: stateful across Invokes on TFLite's CPU (variable tensors): "
                    "only the first Invoke is compared\n");
-        if (compare(&res[ENGINE_CPU], &res[ENGINE_NNAPI], "NNAPI(us) vs TFLite CPU", verbose) &&
-            (stateful ||
-             compare(&cpu_last, &nn_last, "NNAPI(us) vs TFLite CPU, last Invoke", false)))
-            printf("    outputs: NNAPI(us) matches TFLite CPU (%s)\n",
-                   stateful ? "first Invoke" : "first and last Invoke");
+        double diff;
+        if (compare(&res[ENGINE_CPU], &res[ENGINE_NNAPI], "NNAPI(us) vs TFLite CPU", verbose,
+                    &diff) &&
+            (stateful || compare(&cpu_last, &nn_last, "NNAPI(us) vs TFLite CPU, last Invoke",
+                                 false, NULL)))
+            printf("    outputs: NNAPI(us) matches TFLite CPU (%s), largest difference %.3g%s\n",
+                   stateful ? "first Invoke" : "first and last Invoke", diff,
+                   res[ENGINE_CPU].type[0] == TFL_FLOAT32 ? "" : " steps");
         else {
             printf("    FAIL: NNAPI(us) outputs differ from TFLite CPU\n");
             ok = false;
@@ -931,7 +942,7 @@ static int cmp_str(const void *a, const void *b)
 static void usage(void)
 {
     printf("usage: tflite_delegate_test [--tflite LIB] [--models DIR] [--nnapi-dir DIR]\n"
-           "         [--fetch SCRIPT] [--runs N] [--threads N] [--model NAME] [-v]\n"
+           "         [--fetch SCRIPT] [--runs N] [--threads N (default 1)] [--model NAME] [-v]\n"
            "Runs every model of DIR (with ref/<name>/input_*.bin) on TFLite's CPU kernels,\n"
            "XNNPACK and TFLite's NNAPI delegate over the libneuralnetworks.so of --nnapi-dir,\n"
            "and compares. Exits 77 (skipped) when LIB is absent and SCRIPT cannot fetch it.\n");
@@ -956,9 +967,6 @@ int main(int argc, char **argv)
     const char *nnapi_dir = NN_LIB_DIR, *only = NULL;
     /* Line by line, so that the report interleaves with TFLite's own log. */
     setvbuf(stdout, NULL, _IOLBF, 0);
-    g_threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (g_threads < 1)
-        g_threads = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-v") == 0) {

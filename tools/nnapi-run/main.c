@@ -91,7 +91,6 @@ static int parse_int(const char *s, int min, int *out)
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
-    o->repeat = 0;
     o->top = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -473,7 +472,7 @@ static size_t top_k(const buffer *b, size_t k, size_t *idx)
 
 static void print_shape(const tfl_tensor *t, int json)
 {
-    printf(json ? "[" : "[");
+    printf("[");
     for (uint32_t i = 0; i < t->rank; i++)
         printf("%s%d", i ? (json ? "," : ", ") : "", t->shape[i]);
     printf("]");
@@ -517,7 +516,8 @@ static int compare_output(const buffer *b, const char *path, cmp_result *r)
     int fl = b->t->type == TFL_FLOAT32 || b->t->type == TFL_FLOAT16;
     for (size_t i = 0; i < b->numel; i++) {
         double got = value_at(b, i), want = value_at(&ref, i);
-        double diff = fabs(got - want), ok;
+        double diff = fabs(got - want);
+        int ok;
         if (q) {
             ok = diff <= 2.0;
             if (diff > r->max_steps)

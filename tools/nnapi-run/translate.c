@@ -518,13 +518,15 @@ static int push_bias(xl *x, ilist *l, int bias_ti, int in_ti, int w_ti, uint32_t
     return 0;
 }
 
-/* Folds DEQUANTIZE of a constant into a float32 constant for its output. */
-static int fold_dequantize(xl *x, int in_ti, int out_ti)
+/* Stores the float32 values of constant tensor in_ti as the contents of
+ * tensor out_ti: folds DEQUANTIZE of constants (out_ti its output) and the
+ * int8 weights of hybrid models (out_ti = in_ti). */
+static int fold_float(xl *x, int in_ti, int out_ti)
 {
-    const tfl_tensor *t = tens(x, in_ti), *o = tens(x, out_ti);
+    const tfl_tensor *t = tens(x, in_ti);
     size_t n = tfl_numel(t);
-    if (o->type != TFL_FLOAT32 || tfl_numel(o) != n)
-        return fail(x, "constant DEQUANTIZE to %s is not supported", tfl_type_name(o->type));
+    if (tfl_numel(tens(x, out_ti)) != n)
+        return fail(x, "constant DEQUANTIZE changes the element count");
     const void *data;
     size_t size;
     if (const_value(x, in_ti, &data, &size))
@@ -586,6 +588,14 @@ static int const_ints(xl *x, int ti, int32_t *out, uint32_t max, uint32_t *n)
     return 0;
 }
 
+/* The tensor type of an operation's float scalars: FLOAT16 for float16 data. */
+static int fkind(const xl *x)
+{
+    int in = in_t(x, 0);
+    return in >= 0 && elem_type(x, in) == TFL_FLOAT16 ? ANEURALNETWORKS_TENSOR_FLOAT16
+                                                     : ANEURALNETWORKS_TENSOR_FLOAT32;
+}
+
 static int out1(xl *x, int code, ilist *l)
 {
     uint32_t o;
@@ -608,12 +618,25 @@ static int shape_of_output(xl *x, int32_t *shape, uint32_t *rank)
     return 0;
 }
 
+/* Hybrid models keep int8 weights for float activations, which NNAPI has no
+ * operation for: such weights become float32 constants. */
+static int fold_hybrid_weights(xl *x, int in, int w)
+{
+    int wt = elem_type(x, w);
+    if (elem_type(x, in) == TFL_FLOAT32 && (wt == TFL_INT8 || wt == TFL_UINT8) && is_const(x, w) &&
+        x->opnd[w] < 0)
+        return fold_float(x, w, w);
+    return 0;
+}
+
 static int conv_like(xl *x, const tfl_op *op, int depthwise)
 {
     const tfl_model *tm = x->tm;
     int in = in_t(x, 0), w = in_t(x, 1);
     if (in < 0 || w < 0 || tens(x, w)->rank != 4 || tens(x, in)->rank != 4)
         return fail(x, "expects a 4-D input and filter");
+    if (fold_hybrid_weights(x, in, w))
+        return -1;
     int32_t pad = 0, fuse;
     if (padding_code(x, tfl_opt_u8(tm, op, 0, 0), &pad))
         return -1;
@@ -660,45 +683,84 @@ static int pool(xl *x, const tfl_op *op, int code)
     return finish_act(x, &p);
 }
 
+/* NNAPI's FULLY_CONNECTED has no per-channel weights, CONV_2D has: a 1x1
+ * convolution over the input viewed as [B, 1, 1, I] reads the [U, I] weights as
+ * [U, 1, 1, I]. Writes [B, U] to dst. */
+static int fc_as_conv(xl *x, int in, int w, int bias, int out, uint32_t batch, int32_t fuse, uint32_t dst)
+{
+    const tfl_tensor *wt = tens(x, w);
+    uint32_t units = (uint32_t)wt->shape[0], isz = (uint32_t)wt->shape[1];
+    if (wt->quant_dim != 0 || wt->n_scale != units)
+        return fail(x, "per-channel weights must be quantized along dimension 0");
+    uint32_t in4[4] = {batch, 1, 1, isz}, f4[4] = {units, 1, 1, isz}, o4[4] = {batch, 1, 1, units};
+    int32_t s4[4] = {(int32_t)batch, 1, 1, (int32_t)isz}, s2[2] = {(int32_t)batch, (int32_t)units};
+    uint32_t xin = 0, filt = 0, conv_out = 0;
+    ilist r = {{0}, 0};
+    if (push_t(x, &r, in) || push_i32_tensor(x, &r, s4, 4) || temp_like(x, in, 4, in4, &xin) ||
+        emit(x, ANEURALNETWORKS_RESHAPE, &r, 1, &xin))
+        return -1;
+    ANeuralNetworksOperandType ot = {ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, 4, f4, 0.0f, 0};
+    ANeuralNetworksSymmPerChannelQuantParams q = {0, wt->n_scale, wt->scale};
+    if (add_operand(x, &ot, &filt))
+        return -1;
+    NN(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(x->m, filt, &q));
+    if (set_const(x, w, filt))
+        return -1;
+    ilist l = {{xin, filt}, 2};
+    if (push_bias(x, &l, bias, in, w, units) || push_i32(x, &l, ANEURALNETWORKS_PADDING_VALID) ||
+        push_i32(x, &l, 1) || push_i32(x, &l, 1) || push_i32(x, &l, fuse) ||
+        temp_like(x, out, 4, o4, &conv_out) || emit(x, ANEURALNETWORKS_CONV_2D, &l, 1, &conv_out))
+        return -1;
+    ilist r2 = {{conv_out}, 1};
+    if (push_i32_tensor(x, &r2, s2, 2))
+        return -1;
+    return emit(x, ANEURALNETWORKS_RESHAPE, &r2, 1, &dst);
+}
+
 static int fully_connected(xl *x, const tfl_op *op)
 {
     const tfl_model *tm = x->tm;
     int in = in_t(x, 0), w = in_t(x, 1), out = out_t(x, 0);
-    if (in < 0 || w < 0 || tens(x, w)->rank != 2)
+    if (in < 0 || w < 0 || tens(x, w)->rank != 2 || tens(x, w)->shape[0] <= 0 || tens(x, w)->shape[1] <= 0)
         return fail(x, "expects 2-D weights");
     if (tfl_opt_u8(tm, op, 1, 0) != 0)
         return fail(x, "shuffled weights format is not supported");
-    if (tens(x, w)->n_scale > 1)
-        return fail(x, "per-channel weights are not supported (NNAPI FULLY_CONNECTED is per-tensor)");
-    uint32_t units = (uint32_t)tens(x, w)->shape[0];
+    if (fold_hybrid_weights(x, in, w))
+        return -1;
+    uint32_t units = (uint32_t)tens(x, w)->shape[0], isz = (uint32_t)tens(x, w)->shape[1];
+    size_t n_in = tfl_numel(tens(x, in));
+    if (n_in % isz != 0 || n_in / isz > UINT32_MAX)
+        return fail(x, "input size is not a multiple of the weights' input size");
+    uint32_t batch = (uint32_t)(n_in / isz);
+    int per_channel = x->folded[w] == NULL && tens(x, w)->n_scale > 1;
     int32_t fuse;
     actplan p;
-    ilist l = {{0}, 0};
-    if (push_t(x, &l, in) || push_t(x, &l, w) || push_bias(x, &l, in_t(x, 2), in, w, units) ||
-        plan_act(x, out, tfl_opt_u8(tm, op, 0, 0), 1, &fuse, &p) || push_i32(x, &l, fuse))
+    if (plan_act(x, out, tfl_opt_u8(tm, op, 0, 0), 1, &fuse, &p))
         return -1;
+    /* keep_num_dims: NNAPI produces [batch, units]; a RESHAPE restores the rank. */
     const tfl_tensor *o = tens(x, out);
-    if (o->rank == 2 || !tfl_opt_bool(tm, op, 2, 0)) {
-        if (emit(x, ANEURALNETWORKS_FULLY_CONNECTED, &l, 1, &p.out))
+    int keep = o->rank != 2 && tfl_opt_bool(tm, op, 2, 0);
+    uint32_t dst = p.out;
+    uint32_t flat[2] = {batch, units};
+    if (keep && temp_like(x, out, 2, flat, &dst))
+        return -1;
+    if (per_channel) {
+        if (fc_as_conv(x, in, w, in_t(x, 2), out, batch, fuse, dst))
             return -1;
-        return finish_act(x, &p);
+    } else {
+        ilist l = {{0}, 0};
+        if (push_t(x, &l, in) || push_t(x, &l, w) || push_bias(x, &l, in_t(x, 2), in, w, units) ||
+            push_i32(x, &l, fuse) || emit(x, ANEURALNETWORKS_FULLY_CONNECTED, &l, 1, &dst))
+            return -1;
     }
-    /* keep_num_dims: NNAPI produces [batch, units]; reshape to the kept rank. */
-    size_t n = tfl_numel(o);
-    if (units == 0 || n % units != 0)
-        return fail(x, "bad output shape");
-    uint32_t flat[2] = {(uint32_t)(n / units), units}, tmp;
-    if (temp_like(x, out, 2, flat, &tmp) || emit(x, ANEURALNETWORKS_FULLY_CONNECTED, &l, 1, &tmp))
-        return -1;
-    int32_t shape[MAX_RANK];
-    uint32_t rank;
-    ilist r = {{tmp}, 1};
-    if (shape_of_output(x, shape, &rank) || push_i32_tensor(x, &r, shape, rank))
-        return -1;
-    if (p.post < 0)
-        return emit(x, ANEURALNETWORKS_RESHAPE, &r, 1, &p.final);
-    if (emit(x, ANEURALNETWORKS_RESHAPE, &r, 1, &p.out))
-        return -1;
+    if (keep) {
+        int32_t shape[MAX_RANK];
+        uint32_t rank;
+        ilist r = {{dst}, 1};
+        if (shape_of_output(x, shape, &rank) || push_i32_tensor(x, &r, shape, rank) ||
+            emit(x, ANEURALNETWORKS_RESHAPE, &r, 1, &p.out))
+            return -1;
+    }
     return finish_act(x, &p);
 }
 
@@ -923,17 +985,13 @@ static int translate_op(xl *x, const tfl_op *op)
     case TFL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: return lstm(x, op);
     case TFL_OP_SOFTMAX: {
         ilist l = {{0}, 0};
-        ANeuralNetworksOperandType ot;
-        uint32_t dims[MAX_RANK];
-        int pc;
-        if (push_t(x, &l, in_t(x, 0)) || tensor_type(x, in_t(x, 0), &ot, dims, &pc) ||
-            push_float(x, &l, ot.type, tfl_opt_f32(tm, op, 0, 1.0f)))
+        if (push_t(x, &l, in_t(x, 0)) || push_float(x, &l, fkind(x), tfl_opt_f32(tm, op, 0, 1.0f)))
             return -1;
         return out1(x, ANEURALNETWORKS_SOFTMAX, &l);
     }
     case TFL_OP_LOG_SOFTMAX: {
         ilist l = {{0}, 0};
-        if (push_t(x, &l, in_t(x, 0)) || push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, 1.0f) ||
+        if (push_t(x, &l, in_t(x, 0)) || push_float(x, &l, fkind(x), 1.0f) ||
             push_i32(x, &l, -1))
             return -1;
         return out1(x, ANEURALNETWORKS_LOG_SOFTMAX, &l);
@@ -955,7 +1013,7 @@ static int translate_op(xl *x, const tfl_op *op)
     case TFL_OP_HARD_SWISH: return simple(x, ANEURALNETWORKS_HARD_SWISH, 1);
     case TFL_OP_ELU: {
         ilist l = {{0}, 0};
-        if (push_t(x, &l, in_t(x, 0)) || push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, 1.0f))
+        if (push_t(x, &l, in_t(x, 0)) || push_float(x, &l, fkind(x), 1.0f))
             return -1;
         return out1(x, ANEURALNETWORKS_ELU, &l);
     }
@@ -976,8 +1034,12 @@ static int translate_op(xl *x, const tfl_op *op)
                         tfl_type_name(elem_type(x, in_t(x, 0))));
         return simple(x, ANEURALNETWORKS_QUANTIZE, 1);
     case TFL_OP_DEQUANTIZE:
-        if (in_t(x, 0) >= 0 && is_const(x, in_t(x, 0)))
-            return fold_dequantize(x, in_t(x, 0), out_t(x, 0));
+        if (in_t(x, 0) >= 0 && is_const(x, in_t(x, 0))) {
+            if (tens(x, out_t(x, 0))->type != TFL_FLOAT32)
+                return fail(x, "constant DEQUANTIZE to %s is not supported",
+                            tfl_type_name(tens(x, out_t(x, 0))->type));
+            return fold_float(x, in_t(x, 0), out_t(x, 0));
+        }
         if (elem_type(x, in_t(x, 0)) == TFL_FLOAT16)
             return simple(x, ANEURALNETWORKS_CAST, 1);
         return simple(x, ANEURALNETWORKS_DEQUANTIZE, 1);
@@ -1018,9 +1080,9 @@ static int translate_op(xl *x, const tfl_op *op)
     case TFL_OP_LOCAL_RESPONSE_NORMALIZATION: {
         ilist l = {{0}, 0};
         if (push_t(x, &l, in_t(x, 0)) || push_i32(x, &l, tfl_opt_i32(tm, op, 0, 0)) ||
-            push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, tfl_opt_f32(tm, op, 1, 0.0f)) ||
-            push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, tfl_opt_f32(tm, op, 2, 0.0f)) ||
-            push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, tfl_opt_f32(tm, op, 3, 0.0f)))
+            push_float(x, &l, fkind(x), tfl_opt_f32(tm, op, 1, 0.0f)) ||
+            push_float(x, &l, fkind(x), tfl_opt_f32(tm, op, 2, 0.0f)) ||
+            push_float(x, &l, fkind(x), tfl_opt_f32(tm, op, 3, 0.0f)))
             return -1;
         return out1(x, ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION, &l);
     }
