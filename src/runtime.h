@@ -153,6 +153,8 @@ struct ANeuralNetworksDevice {
 uint32_t nn_device_count(void);
 const ANeuralNetworksDevice *nn_device_at(uint32_t i);
 bool nn_device_is_valid(const ANeuralNetworksDevice *d);
+/* A device list given to the API: non-empty, known devices, no repeats. */
+int nn_check_device_list(const ANeuralNetworksDevice *const *devices, uint32_t n);
 
 /* ------------------------------------------------------------------ plan */
 

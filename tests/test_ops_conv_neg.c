@@ -93,6 +93,16 @@ static const model_case cases[] = {
      {QIN, T4(TQ8, 3, 2, 2, 2, 0.5f, 128, CONST), T1(TQ8, 3, 0.25f, 0, CONST), I(1), I(1), I(1), I(0)},
      T4(TQ8, 1, 4, 4, 3, 1.0f, 128, IN)},
 
+    {ANEURALNETWORKS_CONV_2D, "conv quant valid", OK, 7,
+     {QIN, T4(TQ8, 3, 2, 2, 2, 0.5f, 128, CONST), T1(TI32, 3, 0.25f, 0, CONST), I(1), I(1), I(1), I(0)},
+     T4(TQ8, 1, 4, 4, 3, 1.0f, 128, IN)},
+    {ANEURALNETWORKS_CONV_2D, "conv quant bias scale != in x filter", BAD, 7,
+     {QIN, T4(TQ8, 3, 2, 2, 2, 0.5f, 128, CONST), T1(TI32, 3, 0.3f, 0, CONST), I(1), I(1), I(1), I(0)},
+     T4(TQ8, 1, 4, 4, 3, 1.0f, 128, IN)},
+    {ANEURALNETWORKS_FULLY_CONNECTED, "fc quant bias scale != in x weights", BAD, 4,
+     {T2(TQ8, 2, 4, 0.5f, 0, IN), T2(TQ8, 3, 4, 0.5f, 0, CONST), T1(TI32, 3, 0.5f, 0, CONST), I(0)},
+     T2(TQ8, 2, 3, 1.0f, 0, IN)},
+
     /* DEPTHWISE_CONV_2D: in, filter [1,h,w,C*m], bias, padding, strides, multiplier, act. */
     {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise valid", OK, 8,
      {CIN, T4(TF32, 1, 2, 2, 4, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1), I(1), I(2), I(0)},

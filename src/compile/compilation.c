@@ -42,17 +42,9 @@ NN_API int ANeuralNetworksCompilation_createForDevices(ANeuralNetworksModel *mod
     *compilation = NULL;
     if (model == NULL || devices == NULL)
         return ANEURALNETWORKS_UNEXPECTED_NULL;
-    if (numDevices == 0)
-        return ANEURALNETWORKS_BAD_DATA;
-    for (uint32_t d = 0; d < numDevices; d++) {
-        if (devices[d] == NULL)
-            return ANEURALNETWORKS_UNEXPECTED_NULL;
-        if (!nn_device_is_valid(devices[d]))
-            return ANEURALNETWORKS_BAD_DATA;
-        for (uint32_t e = 0; e < d; e++)
-            if (devices[e] == devices[d])
-                return ANEURALNETWORKS_BAD_DATA;
-    }
+    int rc = nn_check_device_list(devices, numDevices);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
     return create_compilation(model, devices[0], numDevices == 1, compilation);
 }
 

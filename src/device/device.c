@@ -41,6 +41,22 @@ bool nn_device_is_valid(const ANeuralNetworksDevice *d)
     return false;
 }
 
+int nn_check_device_list(const ANeuralNetworksDevice *const *devices, uint32_t n)
+{
+    if (n == 0)
+        return ANEURALNETWORKS_BAD_DATA;
+    for (uint32_t d = 0; d < n; d++) {
+        if (devices[d] == NULL)
+            return ANEURALNETWORKS_UNEXPECTED_NULL;
+        if (!nn_device_is_valid(devices[d]))
+            return ANEURALNETWORKS_BAD_DATA;
+        for (uint32_t e = 0; e < d; e++)
+            if (devices[e] == devices[d])
+                return ANEURALNETWORKS_BAD_DATA;
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
 NN_API int ANeuralNetworks_getDeviceCount(uint32_t *numDevices)
 {
     if (numDevices == NULL)

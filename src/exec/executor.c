@@ -199,7 +199,12 @@ static int run_step(nn_exec_ctx *ctx, const nn_subplan *sp, const nn_step *step,
         .ctx = ctx,
     };
     for (uint32_t i = 0; i < op->n_in; i++) {
-        const nn_tensor *t = ptrs[i];
+        nn_tensor *t = ptrs[i];
+        /* An omitted tensor has no data, so it has no elements whatever its
+         * declaration says: an operation that does not expect it sees an
+         * empty tensor instead of reading through a NULL pointer. */
+        if (t->omitted)
+            memset(t->dims, 0, sizeof t->dims);
         if (!t->omitted && t->data == NULL && t->type != ANEURALNETWORKS_MODEL)
             return ANEURALNETWORKS_OP_FAILED;
     }

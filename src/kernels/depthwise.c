@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "android/NeuralNetworks.h"
 #include "kernels/depthwise_internal.h"
@@ -21,8 +22,10 @@ static bool use_avx512(void)
     static atomic_int state; /* 0 unknown, 1 no, 2 yes */
     int s = atomic_load_explicit(&state, memory_order_relaxed);
     if (!s) {
+        /* NN_GEMM_ISA (see gemm.c) also narrows these kernels, for testing. */
+        const char *force = getenv("NN_GEMM_ISA");
         __builtin_cpu_init();
-        s = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        s = (!force || strcmp(force, "avx512") == 0) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                     __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")
                 ? 2
                 : 1;
@@ -39,6 +42,7 @@ typedef struct dw_job {
     float lo, hi;
     const nn_dw_quant *q;
     const nn_dw_q8_pixel *qp; /* vector requantization, NULL for the scalar path */
+    const float *ffilter;     /* quant vector path: filter minus zero point, as float */
     bool vec;
     void *out;
 } dw_job;
@@ -118,6 +122,18 @@ static void dw_rows(void *arg, size_t begin, size_t end)
         dw_rows_large(J, begin, end);
         return;
     }
+    /* Few channels: sweeping a row per channel block keeps the filter in
+     * registers; with many, per-pixel passes read the input contiguously. */
+    if (J->vec && g->out_c <= 32 && (size_t)g->f_h * g->f_w <= NN_DW_ROW_MAX_TAPS) {
+        for (size_t row = begin; row < end; row++) {
+            size_t n = row / g->out_h, oy = row % g->out_h;
+            if (J->q)
+                nn_dw_row_q8_avx512(g, n, oy, J->in, J->ffilter, J->qp, J->out);
+            else
+                nn_dw_row_f32_avx512(g, n, oy, J->in, J->filter, J->bias, J->lo, J->hi, J->out);
+        }
+        return;
+    }
     const size_t oc = g->out_c, m = g->multiplier;
     size_t in_off[MAX_TAPS], f_off[MAX_TAPS];
     const void *inp[MAX_TAPS], *fp[MAX_TAPS];
@@ -152,9 +168,9 @@ static void dw_rows(void *arg, size_t begin, size_t end)
             if (J->vec) {
                 for (size_t t = 0; t < taps; t++) {
                     inp[t] = in + in_off[t];
-                    fp[t] = f + f_off[t];
+                    fp[t] = J->ffilter + f_off[t];
                 }
-                nn_dw_pixel_q8_avx512(taps, (const uint8_t *const *)inp, (const int32_t *const *)fp,
+                nn_dw_pixel_q8_avx512(taps, (const uint8_t *const *)inp, (const float *const *)fp,
                                       oc, J->qp, (int8_t *)J->out + obase);
                 continue;
             }
@@ -196,13 +212,16 @@ int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
                     const nn_dw_quant *q, void *out)
 {
     size_t taps = (size_t)g->f_h * g->f_w, oc = g->out_c;
-    int32_t *wf = malloc((taps * oc + 3 * oc + 1) * sizeof(int32_t));
+    int32_t *wf = malloc((2 * taps * oc + 3 * oc + 1) * sizeof(int32_t));
     if (!wf)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     int32_t *bias = wf + taps * oc, *rshift = bias + oc;
-    for (size_t i = 0; i < taps * oc; i++)
+    float *ff = (float *)(rshift + oc);
+    for (size_t i = 0; i < taps * oc; i++) {
         wf[i] = (q->filter_signed ? ((const int8_t *)filter)[i] : ((const uint8_t *)filter)[i]) -
                 q->filter_zero;
+        ff[i] = (float)wf[i];
+    }
     bool vec = use_avx512() && g->multiplier == 1;
     for (size_t c = 0; c < oc; c++) {
         bias[c] = q->bias ? q->bias[c] : 0;
@@ -212,7 +231,8 @@ int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
     nn_dw_q8_pixel qp = {.in_signed = q->in_signed, .out_signed = q->out_signed,
                          .in_zero = q->in_zero, .out_zero = q->out_zero, .lo = q->lo, .hi = q->hi,
                          .bias = bias, .mult = q->mult, .rshift = rshift};
-    dw_job J = {.g = g, .in = in, .filter = wf, .q = q, .qp = &qp, .vec = vec, .out = out};
+    dw_job J = {.g = g, .in = in, .filter = wf, .q = q, .qp = &qp, .vec = vec, .out = out,
+                .ffilter = ff};
     run_rows(g, &J);
     free(wf);
     return ANEURALNETWORKS_NO_ERROR;

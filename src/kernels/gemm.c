@@ -90,32 +90,35 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 
 /* ---- run-time selection ---- */
 
-static nn_gemm_isa g_isa;
-static atomic_int g_isa_ready;
+static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C,
+                                   nn_qgemm_kernel_c, NULL, nn_sgemm_dot_c};
+static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NN_QGEMM_MR_AVX2,
+                                      nn_qgemm_kernel_avx2, NULL, nn_sgemm_dot_c};
+static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
+                                        NN_QGEMM_MR_AVX512, nn_qgemm_kernel_avx512,
+                                        nn_qgemm_requant_avx512, nn_sgemm_dot_avx512};
+static _Atomic(const nn_gemm_isa *) g_isa;
 
+/* The widest kernels the CPU runs; NN_GEMM_ISA=avx2 or c narrows the choice
+ * (for testing the other paths). */
 static const nn_gemm_isa *gemm_isa(void)
 {
-    if (atomic_load_explicit(&g_isa_ready, memory_order_acquire))
-        return &g_isa;
-    /* Racing initialisations compute identical values. */
-    nn_gemm_isa isa = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C, nn_qgemm_kernel_c, NULL,
-                       nn_sgemm_dot_c};
+    const nn_gemm_isa *isa = atomic_load_explicit(&g_isa, memory_order_acquire);
+    if (isa)
+        return isa;
     const char *force = getenv("NN_GEMM_ISA");
     bool allow512 = !force || strcmp(force, "avx512") == 0;
     bool allow2 = !force || strcmp(force, "c") != 0;
     __builtin_cpu_init();
+    isa = &isa_c;
     if (allow512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("fma")) {
-        isa = (nn_gemm_isa){NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, NN_QGEMM_MR_AVX512,
-                            nn_qgemm_kernel_avx512, nn_qgemm_requant_avx512, nn_sgemm_dot_avx512};
-    } else if (allow2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-        isa.s_mr = NN_SGEMM_MR_AVX2;
-        isa.skernel = nn_sgemm_kernel_avx2;
-    }
-    g_isa = isa;
-    atomic_store_explicit(&g_isa_ready, 1, memory_order_release);
-    return &g_isa;
+        __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("fma"))
+        isa = &isa_avx512;
+    else if (allow2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        isa = &isa_avx2;
+    atomic_store_explicit(&g_isa, isa, memory_order_release);
+    return isa;
 }
 
 static void *aligned_alloc64(size_t bytes)

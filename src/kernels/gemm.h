@@ -17,9 +17,11 @@
 
 /* ---- float32 ---- */
 
-/* C[i][j] = clamp(sum_p A[i][p] * B[j][p] + bias[j], lo, hi). */
-/* bias may be NULL (zero). Use -INFINITY / INFINITY for no clamp.
- * Returns ANEURALNETWORKS_NO_ERROR or OUT_OF_MEMORY (B is packed per call). */
+/* C[i][j] = clamp(sum_p A[i][p] * B[j][p] + bias[j], lo, hi);
+ * bias may be NULL (zero). Use -INFINITY / INFINITY for no clamp.
+ * Up to 4 rows run as dot products over B in place; more rows pack B per
+ * call (pack it once with nn_sgemm_pack when it is reused).
+ * Returns ANEURALNETWORKS_NO_ERROR or OUT_OF_MEMORY. */
 int nn_sgemm(size_t m, size_t n, size_t k, const float *a, size_t lda, const float *b,
              size_t ldb, const float *bias, float lo, float hi, float *c, size_t ldc);
 

@@ -52,3 +52,55 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
     default: break;
     }
 }
+
+/* int8: the 4 bytes of each (row, group) word are widened to int16 and
+ * multiplied with 4 columns' int16 weights by vpmaddwd, which leaves two
+ * partial sums per column; they are folded when the tile is stored. */
+static inline __attribute__((always_inline)) void
+qkern(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
+      int32_t *acc_out, bool init)
+{
+    __m256i acc[NN_QGEMM_MR_AVX2][4];
+#pragma GCC unroll 4
+    for (size_t i = 0; i < MR; i++)
+        for (int q = 0; q < 4; q++)
+            acc[i][q] = _mm256_setzero_si256();
+    for (size_t g = 0; g < kq; g++) {
+        const __m128i *bg = (const __m128i *)(b + g * NN_GEMM_NR);
+        __m256i bw[4];
+        for (int q = 0; q < 4; q++)
+            bw[q] = _mm256_cvtepi8_epi16(_mm_loadu_si128(bg + q));
+        const uint32_t *ag = apack + g * mr_stride;
+#pragma GCC unroll 4
+        for (size_t i = 0; i < MR; i++) {
+            __m128i a16 = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)ag[i]));
+            __m256i av = _mm256_broadcastq_epi64(a16);
+            for (int q = 0; q < 4; q++)
+                acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av, bw[q]));
+        }
+    }
+#pragma GCC unroll 4
+    for (size_t i = 0; i < MR; i++) {
+        __m256i lo = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[i][0], acc[i][1]), 0xd8);
+        __m256i hi = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[i][2], acc[i][3]), 0xd8);
+        __m256i *dst = (__m256i *)(acc_out + i * NN_GEMM_NR);
+        if (!init) {
+            lo = _mm256_add_epi32(lo, _mm256_loadu_si256(dst));
+            hi = _mm256_add_epi32(hi, _mm256_loadu_si256(dst + 1));
+        }
+        _mm256_storeu_si256(dst, lo);
+        _mm256_storeu_si256(dst + 1, hi);
+    }
+}
+
+void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
+                          const int32_t *b, int32_t *acc, bool init)
+{
+    switch (mr) {
+#define CASE(n) \
+    case n: qkern(n, kq, apack, mr_stride, b, acc, init); break;
+        CASE(1) CASE(2) CASE(3)
+#undef CASE
+    default: break;
+    }
+}

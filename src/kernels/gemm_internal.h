@@ -64,6 +64,8 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
 void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
                             float *c, size_t ldc, const float *bias, unsigned flags, float lo,
                             float hi);
+void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
+                          const int32_t *b, int32_t *acc, bool init);
 void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
                             const int32_t *b, int32_t *acc, bool init);
 void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
@@ -80,6 +82,7 @@ void nn_qgemm_requant_avx512(size_t cols, const int32_t *acc, int32_t row_term,
 #define NN_SGEMM_MR_AVX2 6
 #define NN_SGEMM_MR_AVX512 14
 #define NN_QGEMM_MR_C 4
+#define NN_QGEMM_MR_AVX2 3
 #define NN_QGEMM_MR_AVX512 12
 
 #endif

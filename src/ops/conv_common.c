@@ -287,6 +287,17 @@ int nn_conv_check_weights(const nn_op_call *c, const nn_tensor *in, const nn_ten
     }
     if (filter->type != t || nn_check_quant(filter))
         return ANEURALNETWORKS_BAD_DATA;
+    return nn_check_bias_scale(in, filter, bias);
+}
+
+int nn_check_bias_scale(const nn_tensor *in, const nn_tensor *filter, const nn_tensor *bias)
+{
+    /* The reference requires bias scale = input scale x filter scale up to
+     * rounding of the product. */
+    double prod = (double)(in->scale * filter->scale), bs = bias->scale;
+    double lo = prod < bs ? prod : bs;
+    if (!(fabs(prod - bs) <= 1e-6 * lo))
+        return ANEURALNETWORKS_BAD_DATA;
     return ANEURALNETWORKS_NO_ERROR;
 }
 

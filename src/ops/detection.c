@@ -213,6 +213,10 @@ static int nms_run(const nn_op_call *c, nms_result *r)
     r->sel = malloc((cand ? cand : 1) * sizeof *r->sel);
     if (r->scores == NULL || r->boxes == NULL || r->sel == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
+    /* Batch indices name images of the batch: never negative. */
+    for (size_t i = 0; i < rois; i++)
+        if (batch[i] < 0)
+            return ANEURALNETWORKS_OP_FAILED;
     size_t n = 0;
     for (size_t b0 = 0; b0 < rois;) {
         size_t b1 = b0 + 1;

@@ -29,6 +29,8 @@ static int validate_fc(const nn_op_call *c)
             return ANEURALNETWORKS_BAD_DATA;
         if (b->rank == 1 && w->rank == 2 && b->dims[0] && w->dims[0] && b->dims[0] != w->dims[0])
             return ANEURALNETWORKS_BAD_DATA;
+        if (bt == ANEURALNETWORKS_TENSOR_INT32 && nn_check_bias_scale(in, w, b))
+            return ANEURALNETWORKS_BAD_DATA;
     }
     int32_t fl = c->feature_level;
     if (fl > 0 && fl < ANEURALNETWORKS_FEATURE_LEVEL_3 && t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM &&

@@ -4,6 +4,7 @@
  * converted back on output. Feature maps in NCHW are read through strides,
  * so no transposed copy is made.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,50 @@ static int align_prepare(nn_op_call *c)
     return roi_prepare_common(c, 9);
 }
 
+/* Sample points of one bin along one axis: count of them (the sampling
+ * ratio, or adaptively ceil(bin)), spacing, and the index range [lo, hi)
+ * of those that can land inside the feature map, [-1, size]. */
+typedef struct axis_samples {
+    float count, step;
+    size_t lo, hi;
+} axis_samples;
+
+/* The count must be a whole float (at most 2^24) with a finite spacing;
+ * a hostile ROI or ratio asking for more fails the execution. */
+static bool axis_count(int32_t ratio, float bin, axis_samples *a)
+{
+    a->count = ratio > 0 ? (float)ratio : ceilf(bin);
+    if (!(a->count >= 1.0f && a->count <= 16777216.0f))
+        return false;
+    a->step = bin / a->count;
+    return isfinite(a->step) && a->step > 0.0f;
+}
+
+/*
+ * Points outside the map contribute nothing, so only indices near it are
+ * visited: the loop then costs about two points per cell at most however far
+ * the ROI reaches. The range is widened by the float rounding of the
+ * positions and the exact in-map test stays in the loop, so the points
+ * summed are exactly those of a full scan. False when the range would still
+ * exceed about two points per cell (a sampling ratio far finer than the map,
+ * or a ROI so far away that positions near the map cannot be resolved).
+ */
+static bool axis_range(axis_samples *a, float start, size_t size)
+{
+    a->lo = a->hi = 0;
+    if (!isfinite(start))
+        return true;
+    double s = start, st = a->step;
+    double margin = 4.0 * FLT_EPSILON * (fabs(s) + st * a->count + (double)size + 1.0) / st + 2.0;
+    double first = fmax((-1.0 - s) / st - 0.5 - margin, 0.0);
+    double end = fmin(((double)size - s) / st + 0.5 + margin, (double)a->count);
+    if (!(first < end))
+        return true;
+    a->lo = (size_t)first;
+    a->hi = (size_t)ceil(end);
+    return a->hi - a->lo <= 2 * size + 64;
+}
+
 static int align_execute(nn_op_call *c)
 {
     bool nchw = nn_scalar_bool(c->in[9]);
@@ -173,34 +218,32 @@ static int align_execute(nn_op_call *c)
     /* Output strides in the chosen layout. */
     size_t o_sc = nchw ? oh * ow : 1, o_sx = nchw ? 1 : m.depth, o_sy = ow * o_sx;
     size_t o_sn = oh * ow * m.depth;
+    rc = ANEURALNETWORKS_OP_FAILED;
     for (size_t r = 0; r < n_rois; r++) {
-        if (batch[r] < 0 || (size_t)batch[r] >= m.batches || m.h == 0 || m.w == 0) {
-            rc = ANEURALNETWORKS_OP_FAILED;
+        if (batch[r] < 0 || (size_t)batch[r] >= m.batches || m.h == 0 || m.w == 0)
             goto done;
-        }
         const float *roi = b.rois + 4 * r;
         const float *img = b.in + (size_t)batch[r] * m.sn;
         float x0 = roi[0] * w_scale, y0 = roi[1] * h_scale;
         float x1 = roi[2] * w_scale, y1 = roi[3] * h_scale;
         float rw = fmaxf(x1 - x0, 1.0f), rh = fmaxf(y1 - y0, 1.0f);
         float bin_w = rw / (float)ow, bin_h = rh / (float)oh;
-        size_t sw = sr_w > 0 ? (size_t)sr_w : (size_t)ceilf(bin_w);
-        size_t sh = sr_h > 0 ? (size_t)sr_h : (size_t)ceilf(bin_h);
-        if (sw == 0 || sh == 0) {
-            rc = ANEURALNETWORKS_OP_FAILED;
+        axis_samples sy, sx;
+        if (!axis_count(sr_h, bin_h, &sy) || !axis_count(sr_w, bin_w, &sx))
             goto done;
-        }
-        float step_w = bin_w / (float)sw, step_h = bin_h / (float)sh;
-        float inv_count = 1.0f / (float)(sw * sh);
+        /* Exact: both counts are whole floats below 2^24. */
+        float inv_count = 1.0f / (float)((double)sx.count * (double)sy.count);
         for (size_t i = 0; i < oh; i++)
             for (size_t j = 0; j < ow; j++) {
                 float *o = b.out + r * o_sn + i * o_sy + j * o_sx;
                 for (size_t ch = 0; ch < m.depth; ch++)
                     o[ch * o_sc] = 0.0f;
                 float ys = y0 + bin_h * (float)i, xs = x0 + bin_w * (float)j;
-                for (size_t iy = 0; iy < sh; iy++) {
-                    float y = ys + step_h * ((float)iy + 0.5f);
-                    if (y < -1.0f || y > (float)m.h)
+                if (!axis_range(&sy, ys, m.h) || !axis_range(&sx, xs, m.w))
+                    goto done;
+                for (size_t iy = sy.lo; iy < sy.hi; iy++) {
+                    float y = ys + sy.step * ((float)iy + 0.5f);
+                    if (!(y >= -1.0f && y <= (float)m.h))
                         continue;
                     y = fmaxf(y, 0.0f);
                     size_t ya = (size_t)y, yb = ya + 1;
@@ -209,9 +252,9 @@ static int align_execute(nn_op_call *c)
                         y = (float)ya;
                     }
                     float dy = y - (float)ya;
-                    for (size_t ix = 0; ix < sw; ix++) {
-                        float x = xs + step_w * ((float)ix + 0.5f);
-                        if (x < -1.0f || x > (float)m.w)
+                    for (size_t ix = sx.lo; ix < sx.hi; ix++) {
+                        float x = xs + sx.step * ((float)ix + 0.5f);
+                        if (!(x >= -1.0f && x <= (float)m.w))
                             continue;
                         x = fmaxf(x, 0.0f);
                         size_t xa = (size_t)x, xb = xa + 1;

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Writes the hand-made inputs of tests/fuzz/regressions (format in fuzz_api.c):
+small models reproducing each class of finding, next to the fuzzer's own
+crashing inputs kept there. Usage: make_regressions.py [OUT_DIR]
+"""
+import os
+import struct
+import sys
+
+F32, I32, TF32, TI32, BOOL = 0, 1, 3, 4, 6
+RELU6, ROI_ALIGN = 21, 81
+
+
+def operand(type_, dims, value=None, omitted=False, scale=0.0, zp=0):
+    out = bytes([type_, len(dims)] + dims) + struct.pack("<fi", scale, zp)
+    if omitted:
+        return out + bytes([2])
+    if value is None:
+        return out + bytes([0])
+    return out + bytes([1]) + struct.pack("<H", len(value)) + value
+
+
+def model(operands, operations, inputs, outputs, data, flags=0):
+    out = bytearray([len(operands)])
+    for o in operands:
+        out += o
+    out += bytes([len(operations)])
+    for code, ins, outs in operations:
+        out += bytes([code, len(ins)] + ins + [len(outs)] + outs)
+    out += bytes([len(inputs)] + inputs + [len(outputs)] + outputs + [flags])
+    return bytes(out) + data
+
+
+def i32(v):
+    return struct.pack("<i", v)
+
+
+def f32s(*v):
+    return struct.pack("<%df" % len(v), *v)
+
+
+def roi_align(roi, ratio, oh=2):
+    """ROI_ALIGN on a 1x4x4x1 map; every input reads the data from its start,
+    so the map's first four values are the ROI."""
+    ops = [operand(TF32, [1, 4, 4, 1]), operand(TF32, [1, 4]),
+           operand(TI32, [1], i32(0)), operand(I32, [], i32(oh)), operand(I32, [], i32(2)),
+           operand(F32, [], f32s(1.0)), operand(F32, [], f32s(1.0)),
+           operand(I32, [], i32(ratio)), operand(I32, [], i32(ratio)),
+           operand(BOOL, [], b"\0"), operand(TF32, [1, oh, 2, 1])]
+    return model(ops, [(ROI_ALIGN, list(range(10)), [10])], [0, 1], [10], f32s(*roi) * 4)
+
+
+CASES = {
+    # An omitted operand read as a required input: it has no data.
+    "omitted-input-relu6.bin": model(
+        [operand(TF32, [2, 3], omitted=True), operand(TF32, [2, 3]), operand(TF32, [2, 3])],
+        [(RELU6, [0], [1])], [2], [1], f32s(1, 2, 3, 4, 5, 6)),
+    # Adaptive sampling over a huge ROI: ceil(bin) points per bin.
+    "roi-align-huge-roi.bin": roi_align([0.0, 0.0, 1e30, 1e30], 0),
+    # A ROI far from the map but with a bin small enough to be sampled.
+    "roi-align-far-roi.bin": roi_align([-3e6, -3e6, 3e6, 3e6], 0),
+    # An explicit sampling ratio of 2^31-1 points per bin and axis.
+    "roi-align-huge-ratio.bin": roi_align([0.0, 0.0, 2.0, 2.0], 0x7fffffff),
+    # Infinite and NaN coordinates.
+    "roi-align-nan-roi.bin": roi_align([float("nan"), float("-inf"), float("inf"), 1.0], 0),
+}
+
+
+def main():
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "regressions")
+    os.makedirs(out_dir, exist_ok=True)
+    for name, blob in CASES.items():
+        with open(os.path.join(out_dir, name), "wb") as f:
+            f.write(blob)
+
+
+if __name__ == "__main__":
+    main()
