@@ -1,22 +1,60 @@
 #!/usr/bin/env bash
-# Builds the library and runs the whole test suite twice: an optimised
-# build, then an AddressSanitizer + UndefinedBehaviorSanitizer build.
-# Usage: scripts/test.sh [--quick]   (--quick: the optimised run only)
+# Builds the library and runs the test suite in every configuration:
+#   1. optimised build, the whole suite;
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build, the whole suite;
+#   3. (clang) the libFuzzer target under ASan+UBSan: seeds, past findings,
+#      then a fixed-seed mutation run (tests/fuzz/CMakeLists.txt);
+#   4. (clang) ThreadSanitizer build, the suite minus what TSan cannot run.
+# Usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
-run_suite() {
+stage() {
+    echo "== $1 ($(date +%T))"
+}
+
+configure_build() {
     local dir=$1
     shift
     cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
     cmake --build "$dir" -j "$jobs"
+}
+
+run_suite() {
+    local dir=$1
+    shift
+    configure_build "$dir" "$@"
     ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
 
+start=$(date +%s)
+stage "optimised build"
 run_suite build -DCMAKE_BUILD_TYPE=Release
 if [ "${1:-}" != "--quick" ]; then
     # The sanitizers need clang's or gcc's runtime; both ship with the compilers.
+    stage "ASan + UBSan build"
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         run_suite build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNN_SANITIZE=ON
+    if command -v clang >/dev/null 2>&1; then
+        stage "fuzzing (clang, ASan + UBSan)"
+        configure_build build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+            -DNN_SANITIZE=ON -DNN_FUZZ=ON -DNN_BUILD_TESTS=OFF
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+            ctest --test-dir build-fuzz --output-on-failure -R '^fuzz_api'
+        # The conformance run is the bulk of the suite and exercises each
+        # operation single-threaded per case; TSan's target is the runtime's
+        # threading, which the API and concurrency tests cover. TFLite is a
+        # prebuilt, uninstrumented library: TSan cannot see its
+        # synchronisation.
+        stage "ThreadSanitizer build (clang)"
+        configure_build build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+            -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNN_TSAN=ON
+        TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+            ctest --test-dir build-tsan --output-on-failure -j "$jobs" \
+            -E '^(cts_all|tflite_delegate)$'
+    else
+        echo "clang not found: fuzzing and ThreadSanitizer stages skipped"
+    fi
 fi
+echo "== all stages passed in $(( $(date +%s) - start )) s"
