@@ -210,6 +210,11 @@ typedef struct nn_exec_ctx {
     uint64_t loop_timeout_ns;
     void *scratch;
     size_t scratch_cap;
+    /* The outermost run's arena, kept between computations of an execution
+     * so that its pages are touched once, not on every run. */
+    uint8_t *arena;
+    size_t arena_cap;
+    uint32_t depth;           /* nesting of control flow */
 } nn_exec_ctx;
 
 /*

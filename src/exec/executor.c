@@ -23,6 +23,31 @@ void nn_exec_ctx_release(nn_exec_ctx *ctx)
     free(ctx->scratch);
     ctx->scratch = NULL;
     ctx->scratch_cap = 0;
+    free(ctx->arena);
+    ctx->arena = NULL;
+    ctx->arena_cap = 0;
+}
+
+/* The arena of a run: the context's cached one for the outermost model,
+ * a fresh one (owned by the run) for models run by control flow. */
+static uint8_t *arena_for(nn_exec_ctx *ctx, size_t bytes, bool *owned)
+{
+    *owned = false;
+    if (bytes == 0)
+        return NULL;
+    if (ctx->depth > 0) {
+        *owned = true;
+        return aligned_alloc(64, bytes);
+    }
+    if (bytes > ctx->arena_cap) {
+        uint8_t *p = aligned_alloc(64, bytes);
+        if (p == NULL)
+            return NULL;
+        free(ctx->arena);
+        ctx->arena = p;
+        ctx->arena_cap = bytes;
+    }
+    return ctx->arena;
 }
 
 static int ensure_scratch(nn_exec_ctx *ctx, size_t bytes)
@@ -68,6 +93,7 @@ typedef struct run_state {
     nn_tensor *t;          /* per operand */
     uint8_t *owned;        /* per operand: data is a heap buffer of this run */
     uint8_t *arena;
+    bool arena_owned;
     nn_tensor **ptrs;
 } run_state;
 
@@ -79,7 +105,8 @@ static void run_state_free(run_state *rs, uint32_t n)
                 free(rs->t[i].data);
     free(rs->t);
     free(rs->owned);
-    free(rs->arena);
+    if (rs->arena_owned)
+        free(rs->arena);
     free(rs->ptrs);
 }
 
@@ -141,7 +168,10 @@ static int run_allocating_step(const nn_subplan *sp, const nn_step *step, run_st
     const nn_operation *op = step->op;
     for (uint32_t i = 0; i < op->n_out; i++)
         call->out[i]->data = NULL;
+    /* Models run from here must not take the outer run's cached arena. */
+    call->ctx->depth++;
     int rc = step->def->execute(call);
+    call->ctx->depth--;
     for (uint32_t i = 0; i < op->n_out; i++) {
         uint32_t idx = op->out[i];
         nn_tensor *t = &rs->t[idx];
@@ -241,8 +271,7 @@ int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn
     rs.t = malloc((n ? n : 1) * sizeof *rs.t);
     rs.owned = calloc(n ? n : 1, 1);
     rs.ptrs = malloc((sp->max_op_io ? sp->max_op_io : 1) * sizeof *rs.ptrs);
-    if (sp->arena_size)
-        rs.arena = aligned_alloc(64, sp->arena_size);
+    rs.arena = arena_for(ctx, sp->arena_size, &rs.arena_owned);
     if (!rs.t || !rs.owned || !rs.ptrs || (sp->arena_size && !rs.arena)) {
         run_state_free(&rs, 0);
         return ANEURALNETWORKS_OUT_OF_MEMORY;

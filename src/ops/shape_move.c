@@ -489,8 +489,10 @@ static void requant_rows(const nn_tensor *in, const nn_tensor *out, char *dst, s
     for (size_t r = 0; r < rows; r++, dst += dst_pitch, src += len) {
         for (size_t i = 0; i < len; i++) {
             int32_t q = is_signed ? ((const int8_t *)src)[i] : ((const uint8_t *)src)[i];
-            int32_t v = (int32_t)roundf((float)q * scale + bias) + out->zero_point;
-            v = nn_clamp_i32(v, qmin, qmax);
+            /* Clamped as a float: extreme scale ratios give inf or NaN,
+             * which cannot be converted to an integer. */
+            float f = roundf((float)q * scale + bias) + (float)out->zero_point;
+            int32_t v = f >= (float)qmin ? (f <= (float)qmax ? (int32_t)f : qmax) : qmin;
             if (is_signed)
                 ((int8_t *)dst)[i] = (int8_t)v;
             else
