@@ -3,6 +3,7 @@
  * convolution, fully connected) in float32 and quant8 through the public
  * NNAPI, one single-operation model per layer, and prints the time per
  * execution and the arithmetic rate. Usage: bench_layers [seconds per layer]
+ * [name substring: only the layers whose name contains it]
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -186,9 +187,11 @@ static void bench(const layer *L, bool quant, double seconds)
 int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 0.3;
+    const char *only = argc > 2 ? argv[2] : NULL;
     srand(7);
     for (int q = 0; q < 2; q++)
         for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
-            bench(&layers[i], q == 1, seconds);
+            if (!only || strstr(layers[i].name, only))
+                bench(&layers[i], q == 1, seconds);
     return 0;
 }

@@ -261,6 +261,44 @@ static void test_memory(void)
     close(fd);
 }
 
+/* ADD with its activation scalar as a model input, given no value. */
+static void test_omitted(void)
+{
+    builder b;
+    b_init(&b);
+    uint32_t d2[] = {2};
+    uint32_t ins[] = {b_input(&b, F32, 1, d2), b_input(&b, F32, 1, d2), b_input(&b, SI32, 0, NULL)};
+    uint32_t out = b_output(&b, F32, 1, d2);
+    b_op(&b, ANEURALNETWORKS_ADD, 3, ins, 1, &out);
+    const float x[] = {1, 2};
+    float result[2];
+    io in[] = {{x, sizeof x}, {x, sizeof x}, {NULL, 0}};
+    io outs[] = {{result, sizeof result}};
+    expect("required input omitted", "ADD activation given no value", b_run(&b, in, outs),
+           ANEURALNETWORKS_OP_FAILED);
+
+    b_init(&b);
+    uint32_t ins2[] = {b_input(&b, F32, 1, d2), b_input(&b, F32, 1, d2), b_i32(&b, 0)};
+    out = b_output(&b, F32, 1, d2);
+    b_op(&b, ANEURALNETWORKS_ADD, 3, ins2, 1, &out);
+    io in2[] = {{x, sizeof x}, {NULL, 0}};
+    expect("required input omitted", "ADD input tensor given no value", b_run(&b, in2, outs),
+           ANEURALNETWORKS_OP_FAILED);
+
+    /* PAD's output shape comes from the paddings' values, which are missing. */
+    b_init(&b);
+    uint32_t d23[] = {2, 3}, d22[] = {2, 2}, d45[] = {4, 5};
+    uint32_t ins3[] = {b_input(&b, F32, 2, d23), b_input(&b, I32, 2, d22)};
+    out = b_output(&b, F32, 2, d45);
+    b_op(&b, ANEURALNETWORKS_PAD, 2, ins3, 1, &out);
+    const float x6[] = {1, 2, 3, 4, 5, 6};
+    float padded[20];
+    io in3[] = {{x6, sizeof x6}, {NULL, 0}};
+    io outs3[] = {{padded, sizeof padded}};
+    expect("required input omitted", "PAD paddings given no value", b_run(&b, in3, outs3),
+           ANEURALNETWORKS_OP_FAILED);
+}
+
 /* ---- sizes ---- */
 
 static void test_operand_sizes(void)
@@ -308,6 +346,46 @@ static int run_huge_temporary(bool tile, const int32_t *shape, uint32_t n)
     return b_run(&b, in, outs);
 }
 
+/* RESIZE_BILINEAR of a 1x2x2x1 map to sizes given at execution. */
+static int run_resize(int32_t w, int32_t h)
+{
+    builder b;
+    b_init(&b);
+    uint32_t d[] = {1, 2, 2, 1}, unknown[] = {0, 0, 0, 0};
+    uint32_t ins[] = {b_input(&b, F32, 4, d), b_input(&b, SI32, 0, NULL),
+                      b_input(&b, SI32, 0, NULL)};
+    uint32_t out = b_output(&b, F32, 4, unknown);
+    b_op(&b, ANEURALNETWORKS_RESIZE_BILINEAR, 3, ins, 1, &out);
+    const float x[] = {1, 2, 3, 4};
+    float result[64];
+    io in[] = {{x, sizeof x}, {&w, sizeof w}, {&h, sizeof h}};
+    io outs[] = {{result, sizeof result}};
+    return b_run(&b, in, outs);
+}
+
+/* RANDOM_MULTINOMIAL over rows x 2 logits, the sample count given at
+ * execution. */
+static int run_multinomial(uint32_t rows, int32_t samples)
+{
+    builder b;
+    b_init(&b);
+    uint32_t d[] = {rows, 2}, d2[] = {2}, unknown[] = {0, 0};
+    const int32_t seeds[] = {1, 2};
+    uint32_t ins[] = {b_input(&b, F32, 2, d), b_input(&b, SI32, 0, NULL),
+                      b_const(&b, I32, 1, d2, seeds, sizeof seeds)};
+    uint32_t out = b_output(&b, I32, 2, unknown);
+    b_op(&b, ANEURALNETWORKS_RANDOM_MULTINOMIAL, 3, ins, 1, &out);
+    float *logits = calloc((size_t)rows * 2, sizeof *logits);
+    int32_t result[64];
+    io in[] = {{logits, (size_t)rows * 2 * sizeof *logits}, {&samples, sizeof samples}};
+    io outs[] = {{result, sizeof result}};
+    int rc = logits ? b_run(&b, in, outs) : ANEURALNETWORKS_OUT_OF_MEMORY;
+    if (logits == NULL)
+        ANeuralNetworksModel_free(b.m);
+    free(logits);
+    return rc;
+}
+
 static void test_allocations(void)
 {
     const int32_t petabytes[] = {1 << 13, 1 << 13, 1 << 12, 1 << 12};
@@ -318,8 +396,8 @@ static void test_allocations(void)
     expect2("impossible allocation", "FILL [2^31-1 x4] -> temporary",
             run_huge_temporary(false, overflow, 4), ANEURALNETWORKS_OUT_OF_MEMORY,
             ANEURALNETWORKS_OP_FAILED);
-    const int32_t multiples[] = {1 << 20, 1 << 20};
-    expect2("impossible allocation", "TILE [1,1] by {2^20, 2^20} -> temporary",
+    const int32_t multiples[] = {1 << 24, 1 << 24};
+    expect2("impossible allocation", "TILE [1,1] by {2^24, 2^24} -> temporary",
             run_huge_temporary(true, multiples, 2), ANEURALNETWORKS_OUT_OF_MEMORY,
             ANEURALNETWORKS_OP_FAILED);
     const int32_t overflowing[] = {INT32_MAX, INT32_MAX};
@@ -329,6 +407,16 @@ static void test_allocations(void)
     const int32_t negative[] = {-1, 2};
     expect("negative multiple", "TILE [1,1] by {-1, 2} -> temporary",
            run_huge_temporary(true, negative, 2), ANEURALNETWORKS_OP_FAILED);
+    expect2("impossible allocation", "RESIZE_BILINEAR to 2^31-1 x 2^31-1",
+            run_resize(INT32_MAX, INT32_MAX), ANEURALNETWORKS_OUT_OF_MEMORY,
+            ANEURALNETWORKS_OP_FAILED);
+    expect("non-positive size", "RESIZE_BILINEAR to 0 x 4", run_resize(0, 4),
+           ANEURALNETWORKS_OP_FAILED);
+    expect2("impossible allocation", "RANDOM_MULTINOMIAL 2^16 rows x 2^31-1 samples",
+            run_multinomial(1 << 16, INT32_MAX), ANEURALNETWORKS_OUT_OF_MEMORY,
+            ANEURALNETWORKS_OP_FAILED);
+    expect("non-positive count", "RANDOM_MULTINOMIAL -5 samples", run_multinomial(1, -5),
+           ANEURALNETWORKS_OP_FAILED);
     const int32_t fine[] = {2, 3, 1, 1};
     expect("(control) small FILL", "FILL [2,3,1,1] -> temporary",
            run_huge_temporary(false, fine, 4), ANEURALNETWORKS_NO_ERROR);
@@ -592,6 +680,7 @@ int main(void)
     setvbuf(stdout, NULL, _IOLBF, 0);
     printf("%-34s | %-46s | %s\n", "class", "call", "code returned");
     test_memory();
+    test_omitted();
     test_operand_sizes();
     test_allocations();
     test_gather();

@@ -230,9 +230,10 @@ static int run_step(nn_exec_ctx *ctx, const nn_subplan *sp, const nn_step *step,
     };
     for (uint32_t i = 0; i < op->n_in; i++) {
         nn_tensor *t = ptrs[i];
-        /* An omitted tensor has no data, so it has no elements whatever its
-         * declaration says: an operation that does not expect it sees an
-         * empty tensor instead of reading through a NULL pointer. */
+        /* Only operations with optional inputs accept an omitted one; to
+         * them it has no elements, whatever its declaration says. */
+        if (t->omitted && !step->def->optional_inputs)
+            return ANEURALNETWORKS_OP_FAILED;
         if (t->omitted)
             memset(t->dims, 0, sizeof t->dims);
         if (!t->omitted && t->data == NULL && t->type != ANEURALNETWORKS_MODEL)

@@ -1,7 +1,10 @@
 /*
- * Depthwise convolution, one output row per task. For each output pixel the
- * filter taps inside the input are listed first, so the inner loops run over
- * contiguous channels without bounds checks.
+ * Depthwise convolution, one output row per task. Each row is cut into
+ * tiles (depthwise_internal.h) whose filter taps all fall inside the input:
+ * runs of up to 8 interior pixels, single pixels at the borders with their
+ * taps clipped, so the vector kernels need no bounds checks. A depth
+ * multiplier above 1 first replicates each input channel multiplier times
+ * (small for the usual few input channels), making every case multiplier 1.
  */
 #include "kernels/depthwise.h"
 
@@ -12,64 +15,109 @@
 
 #include "android/NeuralNetworks.h"
 #include "kernels/depthwise_internal.h"
+#include "kernels/gemm_internal.h"
 #include "kernels/quant.h"
 #include "util/threadpool.h"
 
-#define MAX_TAPS 256
+/* Largest replicated input for multipliers above 1. */
+#define MAX_EXPANDED_BYTES ((size_t)64 << 20)
+/* Channels per quantized tile: bounds the accumulator tile on the stack. */
+#define CH_CHUNK 256
 
-static bool use_avx512(void)
+typedef struct dw_isa {
+    nn_dw_f32_fn f32;
+    nn_dw_q8_fn q8;
+    bool requant512; /* AVX-512 requantization (right shifts only) */
+} dw_isa;
+
+static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c, false};
+static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2, false};
+static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512, true};
+static _Atomic(const dw_isa *) g_isa;
+
+/* The widest tiles the CPU runs; NN_GEMM_ISA=avx2 or c narrows the choice
+ * as it does for the GEMM (for testing the other paths). */
+static const dw_isa *dw_isa_get(void)
 {
-    static atomic_int state; /* 0 unknown, 1 no, 2 yes */
-    int s = atomic_load_explicit(&state, memory_order_relaxed);
-    if (!s) {
-        /* NN_GEMM_ISA (see gemm.c) also narrows these kernels, for testing. */
-        const char *force = getenv("NN_GEMM_ISA");
-        __builtin_cpu_init();
-        s = (!force || strcmp(force, "avx512") == 0) && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")
-                ? 2
-                : 1;
-        atomic_store_explicit(&state, s, memory_order_relaxed);
-    }
-    return s == 2;
+    const dw_isa *isa = atomic_load_explicit(&g_isa, memory_order_acquire);
+    if (isa)
+        return isa;
+    const char *force = getenv("NN_GEMM_ISA");
+    bool allow512 = !force || strcmp(force, "avx512") == 0;
+    bool allow2 = !force || strcmp(force, "c") != 0;
+    __builtin_cpu_init();
+    isa = &isa_c;
+    if (allow512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("fma"))
+        isa = &isa_avx512;
+    else if (allow2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        isa = &isa_avx2;
+    atomic_store_explicit(&g_isa, isa, memory_order_release);
+    return isa;
 }
+
+/* ---- portable tiles ---- */
+
+void nn_dw_tile_f32_c(const nn_dw_tile *t, size_t px, const float *in, const float *f,
+                      const float *bias, float lo, float hi, float *out)
+{
+    for (size_t p = 0; p < px; p++) {
+        float *o = out + p * t->out_px;
+        const float *ip = in + p * t->in_px;
+        for (size_t c = 0; c < t->nc; c++)
+            o[c] = bias ? bias[c] : 0.0f;
+        for (size_t r = 0; r < t->rows; r++)
+            for (size_t j = 0; j < t->cols; j++) {
+                const float *x = ip + r * t->in_row + j * t->in_col;
+                const float *w = f + r * t->f_row + j * t->f_col;
+                for (size_t c = 0; c < t->nc; c++)
+                    o[c] += x[c] * w[c];
+            }
+        for (size_t c = 0; c < t->nc; c++)
+            o[c] = o[c] < lo ? lo : (o[c] > hi ? hi : o[c]);
+    }
+}
+
+void nn_dw_tile_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
+                     int32_t in_zero, const float *f, int32_t *acc)
+{
+    for (size_t p = 0; p < px; p++) {
+        int32_t *a = acc + p * t->out_px;
+        const uint8_t *ip = in + p * t->in_px;
+        for (size_t c = 0; c < t->nc; c++)
+            a[c] = 0;
+        for (size_t r = 0; r < t->rows; r++)
+            for (size_t j = 0; j < t->cols; j++) {
+                const uint8_t *x = ip + r * t->in_row + j * t->in_col;
+                const float *w = f + r * t->f_row + j * t->f_col;
+                for (size_t c = 0; c < t->nc; c++) {
+                    int32_t v = (in_signed ? (int8_t)x[c] : x[c]) - in_zero;
+                    a[c] += v * (int32_t)w[c];
+                }
+            }
+    }
+}
+
+/* ---- rows ---- */
 
 typedef struct dw_job {
     const nn_dw_geom *g;
-    const void *in;
-    const void *filter; /* float, or int32 with the zero point removed */
-    const float *bias;
+    const dw_isa *isa;   /* NULL: the bounds-checked path */
+    const void *in;      /* out_c channels (multiplier 1) on the tile path */
+    const float *f;      /* float filter; quantized: minus the zero point */
+    const float *bias;   /* float path, may be NULL */
     float lo, hi;
     const nn_dw_quant *q;
-    const nn_dw_q8_pixel *qp; /* vector requantization, NULL for the scalar path */
-    const float *ffilter;     /* quant vector path: filter minus zero point, as float */
-    bool vec;
+    const int32_t *qbias, *rshift; /* quantized: bias (zeros when absent), -shift */
+    bool vec_requant;
+    const int32_t *wf;   /* quantized filter minus zero point (bounds-checked path) */
+    size_t xa, xb;       /* output columns whose taps all fall inside the input */
     void *out;
 } dw_job;
 
-/* Lists the taps of output pixel (n, oy, ox) that fall inside the input:
- * element offsets of the input pixel and of the filter tap. */
-static size_t list_taps(const nn_dw_geom *g, size_t n, size_t oy, size_t ox, size_t *in_off,
-                        size_t *f_off)
-{
-    size_t t = 0;
-    for (uint32_t i = 0; i < g->f_h; i++) {
-        int64_t y = (int64_t)oy * g->stride_h + (int64_t)i * g->dil_h - g->pad_t;
-        if (y < 0 || y >= g->in_h)
-            continue;
-        for (uint32_t j = 0; j < g->f_w; j++) {
-            int64_t x = (int64_t)ox * g->stride_w + (int64_t)j * g->dil_w - g->pad_l;
-            if (x < 0 || x >= g->in_w)
-                continue;
-            in_off[t] = ((n * g->in_h + (size_t)y) * g->in_w + (size_t)x) * g->in_c;
-            f_off[t] = ((size_t)i * g->f_w + j) * g->out_c;
-            t++;
-        }
-    }
-    return t;
-}
-
-/* Filters with more taps than a tap list holds: plain bounds-checked loops. */
+/* Filters with more taps than the tile kernels take, or multipliers whose
+ * expanded input would be too large: plain bounds-checked loops. */
 static void dw_rows_large(const dw_job *J, size_t begin, size_t end)
 {
     const nn_dw_geom *g = J->g;
@@ -93,9 +141,9 @@ static void dw_rows_large(const dw_job *J, size_t begin, size_t end)
                         if (q) {
                             const uint8_t *in = J->in;
                             int32_t xv = q->in_signed ? (int8_t)in[ii] : in[ii];
-                            qacc += (xv - q->in_zero) * ((const int32_t *)J->filter)[fi];
+                            qacc += (xv - q->in_zero) * J->wf[fi];
                         } else {
-                            facc += ((const float *)J->in)[ii] * ((const float *)J->filter)[fi];
+                            facc += ((const float *)J->in)[ii] * J->f[fi];
                         }
                     }
                 }
@@ -114,98 +162,179 @@ static void dw_rows_large(const dw_job *J, size_t begin, size_t end)
     }
 }
 
-static void dw_rows(void *arg, size_t begin, size_t end)
+
+/* Taps k in [0, n) whose position base + k * step lies in [0, size). */
+static void tap_range(int64_t base, int64_t step, uint32_t n, uint32_t size, size_t *lo, size_t *hi)
 {
-    const dw_job *J = arg;
-    const nn_dw_geom *g = J->g;
-    if ((size_t)g->f_h * g->f_w > MAX_TAPS) {
-        dw_rows_large(J, begin, end);
-        return;
+    int64_t a = 0, b = n;
+    if (base < 0)
+        a = (-base + step - 1) / step;
+    if (base >= size) {
+        b = 0;
+    } else {
+        int64_t e = ((int64_t)size - base + step - 1) / step;
+        b = e < b ? e : b;
     }
-    /* Few channels: sweeping a row per channel block keeps the filter in
-     * registers; with many, per-pixel passes read the input contiguously. */
-    if (J->vec && g->out_c <= 32 && (size_t)g->f_h * g->f_w <= NN_DW_ROW_MAX_TAPS) {
-        for (size_t row = begin; row < end; row++) {
-            size_t n = row / g->out_h, oy = row % g->out_h;
-            if (J->q)
-                nn_dw_row_q8_avx512(g, n, oy, J->in, J->ffilter, J->qp, J->out);
-            else
-                nn_dw_row_f32_avx512(g, n, oy, J->in, J->filter, J->bias, J->lo, J->hi, J->out);
+    *lo = (size_t)(a < b ? a : b);
+    *hi = (size_t)b;
+}
+
+/* Quantized accumulators of px pixels (channels [c0, c0 + nc)) to 8 bits. */
+static void requant_tile(const dw_job *J, size_t px, size_t c0, size_t nc, const int32_t *acc,
+                         size_t obase)
+{
+    const nn_dw_quant *q = J->q;
+    size_t C = J->g->out_c;
+    for (size_t p = 0; p < px; p++) {
+        const int32_t *a = acc + p * nc;
+        size_t o = obase + p * C + c0;
+        if (J->vec_requant) {
+            for (size_t c = 0; c < nc; c += 16)
+                nn_qgemm_requant_avx512(nc - c < 16 ? nc - c : 16, a + c, 0, J->qbias + c0 + c,
+                                        q->mult + c0 + c, J->rshift + c0 + c, q->out_zero, q->lo,
+                                        q->hi, q->out_signed, (uint8_t *)J->out + o + c);
+            continue;
         }
-        return;
-    }
-    const size_t oc = g->out_c, m = g->multiplier;
-    size_t in_off[MAX_TAPS], f_off[MAX_TAPS];
-    const void *inp[MAX_TAPS], *fp[MAX_TAPS];
-    for (size_t row = begin; row < end; row++) {
-        size_t n = row / g->out_h, oy = row % g->out_h;
-        for (size_t ox = 0; ox < g->out_w; ox++) {
-            size_t taps = list_taps(g, n, oy, ox, in_off, f_off);
-            size_t obase = ((n * g->out_h + oy) * g->out_w + ox) * oc;
-            if (!J->q) {
-                const float *in = J->in, *f = J->filter;
-                float *o = (float *)J->out + obase;
-                if (J->vec) {
-                    for (size_t t = 0; t < taps; t++) {
-                        inp[t] = in + in_off[t];
-                        fp[t] = f + f_off[t];
-                    }
-                    nn_dw_pixel_f32_avx512(taps, (const float *const *)inp, (const float *const *)fp,
-                                           oc, J->bias, J->lo, J->hi, o);
-                    continue;
-                }
-                for (size_t c = 0; c < oc; c++) {
-                    float acc = J->bias ? J->bias[c] : 0.0f;
-                    for (size_t t = 0; t < taps; t++)
-                        acc += in[in_off[t] + c / m] * f[f_off[t] + c];
-                    o[c] = acc < J->lo ? J->lo : (acc > J->hi ? J->hi : acc);
-                }
-                continue;
-            }
-            const nn_dw_quant *q = J->q;
-            const uint8_t *in = J->in;
-            const int32_t *f = J->filter;
-            if (J->vec) {
-                for (size_t t = 0; t < taps; t++) {
-                    inp[t] = in + in_off[t];
-                    fp[t] = J->ffilter + f_off[t];
-                }
-                nn_dw_pixel_q8_avx512(taps, (const uint8_t *const *)inp, (const float *const *)fp,
-                                      oc, J->qp, (int8_t *)J->out + obase);
-                continue;
-            }
-            for (size_t c = 0; c < oc; c++) {
-                int32_t acc = q->bias ? q->bias[c] : 0;
-                for (size_t t = 0; t < taps; t++) {
-                    size_t ii = in_off[t] + c / m;
-                    int32_t x = q->in_signed ? (int8_t)in[ii] : in[ii];
-                    acc += (x - q->in_zero) * f[f_off[t] + c];
-                }
-                int32_t v = q->out_zero + nn_mul_by_quant_mult(acc, q->mult[c], q->shift[c]);
-                v = nn_clamp_i32(v, q->lo, q->hi);
-                if (q->out_signed)
-                    ((int8_t *)J->out)[obase + c] = (int8_t)v;
-                else
-                    ((uint8_t *)J->out)[obase + c] = (uint8_t)v;
-            }
+        for (size_t c = 0; c < nc; c++) {
+            int32_t v = q->out_zero + nn_mul_by_quant_mult(a[c] + J->qbias[c0 + c],
+                                                           q->mult[c0 + c], q->shift[c0 + c]);
+            v = nn_clamp_i32(v, q->lo, q->hi);
+            if (q->out_signed)
+                ((int8_t *)J->out)[o + c] = (int8_t)v;
+            else
+                ((uint8_t *)J->out)[o + c] = (uint8_t)v;
         }
     }
 }
 
+static void dw_row_tiles(const dw_job *J, size_t n, size_t oy)
+{
+    const nn_dw_geom *g = J->g;
+    const size_t C = g->out_c;
+    size_t r_lo, r_hi;
+    int64_t ybase = (int64_t)oy * g->stride_h - g->pad_t;
+    tap_range(ybase, g->dil_h, g->f_h, g->in_h, &r_lo, &r_hi);
+    nn_dw_tile t = {.rows = r_hi - r_lo,
+                    .in_row = (size_t)g->dil_h * g->in_w * C,
+                    .in_col = (size_t)g->dil_w * C,
+                    .in_px = (size_t)g->stride_w * C,
+                    .f_row = (size_t)g->f_w * C,
+                    .f_col = C,
+                    .nc = C,
+                    .out_px = C};
+    size_t y0 = t.rows ? (size_t)(ybase + (int64_t)r_lo * g->dil_h) : 0;
+    size_t row_px = ((size_t)n * g->in_h + y0) * g->in_w;
+    for (size_t ox = 0, px; ox < g->out_w; ox += px) {
+        size_t c_lo = 0, c_hi = g->f_w;
+        int64_t xbase = (int64_t)ox * g->stride_w - g->pad_l;
+        if (ox >= J->xa && ox < J->xb) {
+            size_t run = J->xb - ox;
+            /* Many channels: 4 pixels over wider channel blocks. */
+            size_t most = C >= 32 ? 4 : 8;
+            px = run >= most ? most : run >= 4 ? 4 : run >= 2 ? 2 : 1;
+        } else {
+            px = 1;
+            tap_range(xbase, g->dil_w, g->f_w, g->in_w, &c_lo, &c_hi);
+        }
+        t.cols = c_hi - c_lo;
+        /* With no tap inside the input the pointers are never read. */
+        size_t in_off = 0, f_off = 0;
+        if (t.rows && t.cols) {
+            in_off = (row_px + (size_t)(xbase + (int64_t)c_lo * g->dil_w)) * C;
+            f_off = (r_lo * g->f_w + c_lo) * C;
+        }
+        const float *f = J->f + f_off;
+        size_t obase = ((n * g->out_h + oy) * g->out_w + ox) * C;
+        if (!J->q) {
+            J->isa->f32(&t, px, (const float *)J->in + in_off, f, J->bias, J->lo, J->hi,
+                        (float *)J->out + obase);
+            continue;
+        }
+        int32_t acc[NN_DW_PX_MAX * CH_CHUNK];
+        for (size_t c0 = 0; c0 < C; c0 += CH_CHUNK) {
+            nn_dw_tile tc = t;
+            tc.nc = C - c0 < CH_CHUNK ? C - c0 : CH_CHUNK;
+            tc.out_px = tc.nc;
+            J->isa->q8(&tc, px, (const uint8_t *)J->in + in_off + c0, J->q->in_signed,
+                       J->q->in_zero, f + c0, acc);
+            requant_tile(J, px, c0, tc.nc, acc, obase);
+        }
+    }
+}
+
+static void dw_rows(void *arg, size_t begin, size_t end)
+{
+    const dw_job *J = arg;
+    const nn_dw_geom *g = J->g;
+    if (J->isa == NULL) {
+        dw_rows_large(J, begin, end);
+        return;
+    }
+    for (size_t row = begin; row < end; row++)
+        dw_row_tiles(J, row / g->out_h, row % g->out_h);
+}
+
 static void run_rows(const nn_dw_geom *g, dw_job *J)
 {
+    /* The interior columns: every filter column inside the input. */
+    J->xa = J->xb = 0;
+    for (size_t ox = 0; ox < g->out_w; ox++) {
+        size_t lo, hi;
+        tap_range((int64_t)ox * g->stride_w - g->pad_l, g->dil_w, g->f_w, g->in_w, &lo, &hi);
+        if (lo == 0 && hi == g->f_w) {
+            if (J->xb == 0)
+                J->xa = ox;
+            J->xb = ox + 1;
+        }
+    }
     size_t rows = (size_t)g->n * g->out_h;
     size_t per_row = (size_t)g->out_w * g->out_c * g->f_h * g->f_w;
     size_t grain = per_row ? ((size_t)1 << 14) / per_row + 1 : rows;
     nn_parallel_for(rows, grain, dw_rows, J);
 }
 
-void nn_depthwise_f32(const nn_dw_geom *g, const float *in, const float *filter,
-                      const float *bias, float lo, float hi, float *out)
+/* The input with each channel repeated multiplier times (element size es),
+ * or NULL with *rc set: OUT_OF_MEMORY, or NO_ERROR when it is too large to
+ * be worth building (the bounds-checked path runs instead). */
+static void *expand_input(const nn_dw_geom *g, const void *in, size_t es, int *rc)
 {
-    dw_job J = {.g = g, .in = in, .filter = filter, .bias = bias, .lo = lo, .hi = hi, .out = out};
-    J.vec = use_avx512() && g->multiplier == 1 && bias;
+    *rc = ANEURALNETWORKS_NO_ERROR;
+    size_t pixels = (size_t)g->n * g->in_h * g->in_w, C = g->out_c, m = g->multiplier;
+    if (C && pixels > MAX_EXPANDED_BYTES / C / es)
+        return NULL;
+    uint8_t *e = malloc(pixels * C * es + 1);
+    if (e == NULL) {
+        *rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+        return NULL;
+    }
+    const uint8_t *src = in;
+    for (size_t p = 0; p < pixels; p++)
+        for (size_t c = 0; c < C; c++)
+            memcpy(e + (p * C + c) * es, src + (p * g->in_c + c / m) * es, es);
+    return e;
+}
+
+int nn_depthwise_f32(const nn_dw_geom *g, const float *in, const float *filter,
+                     const float *bias, float lo, float hi, float *out)
+{
+    dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .f = filter, .bias = bias, .lo = lo,
+                .hi = hi, .out = out};
+    void *expanded = NULL;
+    if ((size_t)g->f_h * g->f_w > NN_DW_MAX_TAPS)
+        J.isa = NULL;
+    else if (g->multiplier > 1) {
+        int rc;
+        expanded = expand_input(g, in, sizeof(float), &rc);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
+        if (expanded)
+            J.in = expanded;
+        else
+            J.isa = NULL;
+    }
     run_rows(g, &J);
+    free(expanded);
+    return ANEURALNETWORKS_NO_ERROR;
 }
 
 int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
@@ -222,18 +351,28 @@ int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
                 q->filter_zero;
         ff[i] = (float)wf[i];
     }
-    bool vec = use_avx512() && g->multiplier == 1;
+    dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .f = ff, .q = q, .qbias = bias,
+                .rshift = rshift, .wf = wf, .out = out};
+    J.vec_requant = J.isa->requant512;
     for (size_t c = 0; c < oc; c++) {
         bias[c] = q->bias ? q->bias[c] : 0;
         rshift[c] = -q->shift[c];
-        vec = vec && q->shift[c] <= 0;
+        J.vec_requant = J.vec_requant && q->shift[c] <= 0;
     }
-    nn_dw_q8_pixel qp = {.in_signed = q->in_signed, .out_signed = q->out_signed,
-                         .in_zero = q->in_zero, .out_zero = q->out_zero, .lo = q->lo, .hi = q->hi,
-                         .bias = bias, .mult = q->mult, .rshift = rshift};
-    dw_job J = {.g = g, .in = in, .filter = wf, .q = q, .qp = &qp, .vec = vec, .out = out,
-                .ffilter = ff};
-    run_rows(g, &J);
+    int rc = ANEURALNETWORKS_NO_ERROR;
+    void *expanded = NULL;
+    if (taps > NN_DW_MAX_TAPS)
+        J.isa = NULL;
+    else if (g->multiplier > 1) {
+        expanded = expand_input(g, in, 1, &rc);
+        if (expanded)
+            J.in = expanded;
+        else
+            J.isa = NULL;
+    }
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        run_rows(g, &J);
+    free(expanded);
     free(wf);
-    return ANEURALNETWORKS_NO_ERROR;
+    return rc;
 }

@@ -12,8 +12,9 @@ typedef struct nn_dw_geom {
     int32_t pad_t, pad_l, stride_h, stride_w, dil_h, dil_w;
 } nn_dw_geom;
 
-/* filter [f_h, f_w, out_c], bias [out_c] (may be NULL). */
-void nn_depthwise_f32(const nn_dw_geom *g, const float *in, const float *filter,
+/* filter [f_h, f_w, out_c], bias [out_c] (may be NULL). NO_ERROR or
+ * OUT_OF_MEMORY. */
+int nn_depthwise_f32(const nn_dw_geom *g, const float *in, const float *filter,
                       const float *bias, float lo, float hi, float *out);
 
 /* 8-bit: acc = bias + sum (in - in_zero)(filter - filter_zero), requantized

@@ -737,7 +737,9 @@ static int execute_dw(nn_op_call *c)
         }
         float lo, hi;
         nn_float_activation_range(s.p.act, &lo, &hi);
-        nn_depthwise_f32(&s.g, in, filt, bias, lo, hi, out);
+        err = nn_depthwise_f32(&s.g, in, filt, bias, lo, hi, out);
+        if (err)
+            return err;
     }
     if (s.out_stage)
         nn_conv_stage_out(out, nchw, c->out[0]);

@@ -281,4 +281,5 @@ const nn_op_def nn_op_LSH_PROJECTION = {
     .validate = lsh_validate,
     .prepare = lsh_prepare,
     .execute = lsh_execute,
+    .optional_inputs = true,
 };

@@ -152,7 +152,7 @@ static int cell_dims_of(const nn_op_call *c, const lstm_layout *l, size_t n_aux,
     return SEQ_OK;
 }
 
-/* The float views of one cell's weights, kept for the execution. */
+/* The float views of one cell's weights while its packed form is built. */
 typedef struct cell_load {
     seq_fview v[32];
     int n;
@@ -169,7 +169,7 @@ static const float *load_one(const nn_op_call *c, cell_load *cl, int idx, int *r
 }
 
 static int cell_load_all(const nn_op_call *c, const lstm_layout *l, const cell_dims *d,
-                         int act, float cell_clip, float proj_clip, cell_load *cl)
+                         cell_load *cl)
 {
     memset(cl, 0, sizeof *cl);
     int rc = SEQ_OK;
@@ -189,9 +189,6 @@ static int cell_load_all(const nn_op_call *c, const lstm_layout *l, const cell_d
         k->peep[g] = load_one(c, cl, l->peep + g, &rc);
     k->w_proj = load_one(c, cl, l->proj, &rc);
     k->b_proj = k->w_proj ? load_one(c, cl, l->proj + 1, &rc) : NULL;
-    k->activation = act;
-    k->cell_clip = cell_clip;
-    k->proj_clip = proj_clip;
     return rc;
 }
 
@@ -200,6 +197,106 @@ static void cell_unload(cell_load *cl)
     for (int i = 0; i < cl->n; i++)
         seq_view_free(&cl->v[i]);
     cl->n = 0;
+}
+
+/* The packed weights of one cell (float16 converted once, here). */
+static int cell_weights(const nn_op_call *c, const lstm_layout *l, const cell_dims *d,
+                        nn_lstm_weights **w)
+{
+    *w = NULL;
+    cell_load cl;
+    int rc = cell_load_all(c, l, d, &cl);
+    if (rc == SEQ_OK)
+        rc = nn_lstm_weights_build(&cl.cell, w);
+    cell_unload(&cl);
+    return rc;
+}
+
+/* True when every present weight and vector of the cell is constant. */
+static bool cell_constant(const nn_op_call *c, const lstm_layout *l)
+{
+    int groups[][2] = {{l->w_x, 4}, {l->w_h, 4}, {l->peep, 3}, {l->bias, 4}, {l->proj, 2},
+                       {l->ln, 4}, {l->w_aux, 4}};
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        for (int i = 0; i < groups[g][1] && groups[g][0] >= 0; i++) {
+            int idx = groups[g][0] + i;
+            if (present(c, idx) && (!c->in[idx]->constant || c->in[idx]->data == NULL ||
+                                    !nn_tensor_shape_known(c->in[idx])))
+                return false;
+        }
+    return true;
+}
+
+/* Per-compilation state: the packed cells (forward, backward). */
+typedef struct lstm_state {
+    nn_lstm_weights *w[2];
+} lstm_state;
+
+static void lstm_release(void *state)
+{
+    lstm_state *st = state;
+    if (st == NULL)
+        return;
+    nn_lstm_weights_free(st->w[0]);
+    nn_lstm_weights_free(st->w[1]);
+    free(st);
+}
+
+/*
+ * Packs the constant cells of the layouts. n_aux: the aux width, taken from
+ * the aux weights (the aux input's shape may not be known yet). Shapes that
+ * do not fit leave no state: execution reports them.
+ */
+static int lstm_plan_cells(nn_op_call *c, const lstm_layout *const *l, int n, void **state)
+{
+    *state = NULL;
+    cell_dims d[2];
+    for (int i = 0; i < n; i++) {
+        if (!present(c, l[i]->w_x + 1) || !present(c, l[i]->w_h + 1) || !cell_constant(c, l[i]))
+            return SEQ_OK;
+        size_t n_aux = 0;
+        if (l[i]->w_aux >= 0 && present(c, l[i]->w_aux + 1)) {
+            if (c->in[l[i]->w_aux + 1]->rank != 2)
+                return SEQ_OK;
+            n_aux = c->in[l[i]->w_aux + 1]->dims[1];
+        }
+        if (cell_dims_of(c, l[i], n_aux, &d[i]))
+            return SEQ_OK;
+    }
+    lstm_state *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    int rc = SEQ_OK;
+    for (int i = 0; i < n && rc == SEQ_OK; i++)
+        rc = cell_weights(c, l[i], &d[i], &st->w[i]);
+    if (rc != SEQ_OK) {
+        lstm_release(st);
+        return rc;
+    }
+    *state = st;
+    return SEQ_OK;
+}
+
+/* The planned cell i, or one built now into *own (freed by the caller). */
+static int cell_weights_for(const nn_op_call *c, int i, const lstm_layout *l, const cell_dims *d,
+                            nn_lstm_weights **own, const nn_lstm_weights **w)
+{
+    const lstm_state *st = c->state;
+    *own = NULL;
+    if (st != NULL && st->w[i] != NULL) {
+        *w = st->w[i];
+        return SEQ_OK;
+    }
+    int rc = cell_weights(c, l, d, own);
+    *w = *own;
+    return rc;
+}
+
+static nn_lstm_params params_of(const nn_op_call *c, int act, int clip)
+{
+    nn_lstm_params p = {nn_scalar_i32(c->in[act]), nn_scalar_f32(c->in[clip]),
+                        nn_scalar_f32(c->in[clip + 1])};
+    return p;
 }
 
 static bool float_type_ok(const nn_op_call *c, int32_t t)
@@ -291,17 +388,21 @@ static int lstm_execute(nn_op_call *c)
     if (cell_dims_of(c, &layout_step, 0, &d))
         return SEQ_BAD;
     size_t B = c->in[L_X]->dims[0];
-    cell_load cl;
+    nn_lstm_weights *own;
+    const nn_lstm_weights *w;
     seq_fview x = {0}, h = {0}, cs = {0};
     seq_fout o[4];
     memset(o, 0, sizeof o);
-    int rc = cell_load_all(c, &layout_step, &d, nn_scalar_i32(c->in[L_ACT]),
-                           nn_scalar_f32(c->in[L_CLIP]), nn_scalar_f32(c->in[L_CLIP + 1]), &cl);
-    float *scratch = malloc(nn_lstm_scratch_floats(&cl.cell, B) * sizeof(float));
-    float *hbuf = malloc((B * d.P + 1) * sizeof(float));
-    float *cbuf = malloc((B * d.U + 1) * sizeof(float));
-    if (rc == SEQ_OK && (scratch == NULL || hbuf == NULL || cbuf == NULL))
-        rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+    float *scratch = NULL, *hbuf = NULL, *cbuf = NULL, *xg = NULL;
+    int rc = cell_weights_for(c, 0, &layout_step, &d, &own, &w);
+    if (rc == SEQ_OK) {
+        scratch = malloc(nn_lstm_scratch_floats(w, B) * sizeof(float));
+        xg = malloc((B * nn_lstm_gate_width(w) + 1) * sizeof(float));
+        hbuf = malloc((B * d.P + 1) * sizeof(float));
+        cbuf = malloc((B * d.U + 1) * sizeof(float));
+        if (scratch == NULL || xg == NULL || hbuf == NULL || cbuf == NULL)
+            rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
     if (rc == SEQ_OK)
         rc = seq_view(c->in[L_X], &x);
     if (rc == SEQ_OK)
@@ -310,8 +411,12 @@ static int lstm_execute(nn_op_call *c)
         rc = seq_view(c->in[L_C], &cs);
     for (int i = 0; i < 4 && rc == SEQ_OK; i++)
         rc = seq_out_open(c->out[i], &o[i]);
+    if (rc == SEQ_OK)
+        rc = nn_lstm_input_product(w, B, x.p, d.I, NULL, 0, xg);
     if (rc == SEQ_OK) {
-        nn_lstm_step(&cl.cell, B, x.p, d.I, NULL, 0, h.p, d.P, cs.p, hbuf, d.P, cbuf, scratch);
+        nn_lstm_params p = params_of(c, L_ACT, L_CLIP);
+        nn_lstm_step(w, &p, B, xg, nn_lstm_gate_width(w), h.p, d.P, cs.p, hbuf, d.P, cbuf,
+                     scratch);
         /* The scratch-buffer output carries no specified values. */
         if (o[0].p)
             memset(o[0].p, 0, nn_tensor_count(c->out[0]) * sizeof(float));
@@ -327,11 +432,18 @@ static int lstm_execute(nn_op_call *c)
     seq_view_free(&x);
     seq_view_free(&h);
     seq_view_free(&cs);
-    cell_unload(&cl);
+    nn_lstm_weights_free(own);
     free(scratch);
+    free(xg);
     free(hbuf);
     free(cbuf);
     return rc;
+}
+
+static int lstm_plan(nn_op_call *c, void **state)
+{
+    const lstm_layout *l[1] = {&layout_step};
+    return lstm_plan_cells(c, l, 1, state);
 }
 
 const nn_op_def nn_op_LSTM = {
@@ -340,6 +452,9 @@ const nn_op_def nn_op_LSTM = {
     .validate = lstm_validate,
     .prepare = lstm_prepare,
     .execute = lstm_execute,
+    .plan = lstm_plan,
+    .release = lstm_release,
+    .optional_inputs = true,
 };
 
 /* ------------------------------------------------------------------ */
@@ -352,7 +467,8 @@ const nn_op_def nn_op_LSTM = {
  * initial states. The final states go to h_final/c_final when not NULL.
  */
 typedef struct dir_run {
-    const nn_lstm_cell *cell;
+    const nn_lstm_weights *w;
+    const nn_lstm_params *p;
     bool time_major, reverse;
     size_t T, B;
     const float *in, *aux;
@@ -360,6 +476,7 @@ typedef struct dir_run {
     size_t out_w, out_off;
     const float *h0, *c0;
     float *h_final, *c_final;
+    size_t n_in, n_aux, n_cell, n_out; /* input/aux row widths (aux 0 unless weighted) */
 } dir_run;
 
 static size_t row_of(const dir_run *r, size_t t, size_t b)
@@ -367,30 +484,61 @@ static size_t row_of(const dir_run *r, size_t t, size_t b)
     return r->time_major ? t * r->B + b : b * r->T + t;
 }
 
+/* Time steps whose input products are computed in one block. */
+#define STEP_BLOCK 16
+
+/*
+ * Input products of the steps t0 .. t0 + n - 1 into xg: row (t, b) at
+ * ((t - t0) * B + b) * GU time-major, (b * n + t - t0) * GU batch-major,
+ * so each layout's rows are contiguous in both the input and xg.
+ */
+static int dir_input_block(const dir_run *r, size_t t0, size_t n, float *xg)
+{
+    const nn_lstm_weights *w = r->w;
+    size_t I = r->n_in, A = r->n_aux, GU = nn_lstm_gate_width(w);
+    if (r->time_major || r->B == 1) {
+        size_t r0 = row_of(r, t0, 0);
+        return nn_lstm_input_product(w, n * r->B, r->in + r0 * I, I,
+                                     r->aux ? r->aux + r0 * A : NULL, A, xg);
+    }
+    for (size_t b = 0; b < r->B; b++) {
+        size_t r0 = row_of(r, t0, b);
+        int rc = nn_lstm_input_product(w, n, r->in + r0 * I, I, r->aux ? r->aux + r0 * A : NULL,
+                                       A, xg + b * n * GU);
+        if (rc != SEQ_OK)
+            return rc;
+    }
+    return SEQ_OK;
+}
+
 static int dir_execute(const dir_run *r)
 {
-    const nn_lstm_cell *k = r->cell;
-    size_t B = r->B, T = r->T, U = k->n_cell, P = k->n_output;
-    size_t ld = r->time_major ? 1 : T; /* rows of one step are ld rows apart */
-    float *scratch = malloc(nn_lstm_scratch_floats(k, B) * sizeof(float));
+    const nn_lstm_weights *w = r->w;
+    size_t B = r->B, T = r->T, U = r->n_cell, P = r->n_out, GU = nn_lstm_gate_width(w);
+    size_t blk = T < STEP_BLOCK ? T : STEP_BLOCK;
+    float *scratch = malloc(nn_lstm_scratch_floats(w, B) * sizeof(float));
+    float *xg = malloc((blk * B * GU + 1) * sizeof(float));
     float *h = malloc((2 * B * P + 1) * sizeof(float));
     float *cs = malloc((B * U + 1) * sizeof(float));
-    if (scratch == NULL || h == NULL || cs == NULL) {
-        free(scratch);
-        free(h);
-        free(cs);
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
-    }
+    int rc = scratch && xg && h && cs ? SEQ_OK : ANEURALNETWORKS_OUT_OF_MEMORY;
     float *h_prev = h, *h_next = h + B * P;
-    memcpy(h_prev, r->h0, B * P * sizeof(float));
-    memcpy(cs, r->c0, B * U * sizeof(float));
-    for (size_t s = 0; s < T; s++) {
+    if (rc == SEQ_OK) {
+        memcpy(h_prev, r->h0, B * P * sizeof(float));
+        memcpy(cs, r->c0, B * U * sizeof(float));
+    }
+    size_t t0 = 0, n = 0; /* the block of steps in xg */
+    for (size_t s = 0; s < T && rc == SEQ_OK; s++) {
         size_t t = r->reverse ? T - 1 - s : s;
-        size_t r0 = row_of(r, t, 0);
-        const float *x = r->in + r0 * k->n_input;
-        const float *aux = r->aux ? r->aux + r0 * k->n_aux : NULL;
-        nn_lstm_step(k, B, x, ld * k->n_input, aux, ld * k->n_aux, h_prev, P, cs, h_next, P, cs,
-                     scratch);
+        if (s % blk == 0) {
+            n = T - s < blk ? T - s : blk;
+            t0 = r->reverse ? t + 1 - n : t;
+            rc = dir_input_block(r, t0, n, xg);
+            if (rc != SEQ_OK)
+                break;
+        }
+        bool tm = r->time_major || B == 1;
+        const float *x = xg + (tm ? (t - t0) * B : t - t0) * GU;
+        nn_lstm_step(w, r->p, B, x, tm ? GU : n * GU, h_prev, P, cs, h_next, P, cs, scratch);
         if (r->out != NULL)
             for (size_t b = 0; b < B; b++)
                 memcpy(r->out + row_of(r, t, b) * r->out_w + r->out_off, h_next + b * P,
@@ -399,14 +547,15 @@ static int dir_execute(const dir_run *r)
         h_prev = h_next;
         h_next = sw;
     }
-    if (r->h_final)
+    if (rc == SEQ_OK && r->h_final)
         memcpy(r->h_final, h_prev, B * P * sizeof(float));
-    if (r->c_final)
+    if (rc == SEQ_OK && r->c_final)
         memcpy(r->c_final, cs, B * U * sizeof(float));
     free(scratch);
+    free(xg);
     free(h);
     free(cs);
-    return SEQ_OK;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -472,12 +621,12 @@ static int ulstm_execute(nn_op_call *c)
     size_t T, B;
     if (ulstm_shape(c, &d, &tm, &T, &B))
         return SEQ_BAD;
-    cell_load cl;
+    nn_lstm_weights *own;
+    const nn_lstm_weights *w;
     seq_fview x = {0}, h = {0}, cs = {0};
     seq_fout o[3];
     memset(o, 0, sizeof o);
-    int rc = cell_load_all(c, &layout_uni, &d, nn_scalar_i32(c->in[U_ACT]),
-                           nn_scalar_f32(c->in[U_CLIP]), nn_scalar_f32(c->in[U_CLIP + 1]), &cl);
+    int rc = cell_weights_for(c, 0, &layout_uni, &d, &own, &w);
     if (rc == SEQ_OK)
         rc = seq_view(c->in[U_X], &x);
     if (rc == SEQ_OK)
@@ -487,8 +636,10 @@ static int ulstm_execute(nn_op_call *c)
     for (uint32_t i = 0; i < c->n_out && rc == SEQ_OK; i++)
         rc = seq_out_open(c->out[i], &o[i]);
     if (rc == SEQ_OK) {
-        dir_run r = {&cl.cell, tm, false, T, B, x.p, NULL, o[0].p, d.P, 0, h.p, cs.p,
-                     o[1].p, o[2].p};
+        nn_lstm_params p = params_of(c, U_ACT, U_CLIP);
+        dir_run r = {.w = w, .p = &p, .time_major = tm, .T = T, .B = B, .in = x.p,
+                     .out = o[0].p, .out_w = d.P, .h0 = h.p, .c0 = cs.p, .h_final = o[1].p,
+                     .c_final = o[2].p, .n_in = d.I, .n_cell = d.U, .n_out = d.P};
         rc = dir_execute(&r);
     }
     for (int i = 0; i < 3; i++)
@@ -496,8 +647,14 @@ static int ulstm_execute(nn_op_call *c)
     seq_view_free(&x);
     seq_view_free(&h);
     seq_view_free(&cs);
-    cell_unload(&cl);
+    nn_lstm_weights_free(own);
     return rc;
+}
+
+static int ulstm_plan(nn_op_call *c, void **state)
+{
+    const lstm_layout *l[1] = {&layout_uni};
+    return lstm_plan_cells(c, l, 1, state);
 }
 
 const nn_op_def nn_op_UNIDIRECTIONAL_SEQUENCE_LSTM = {
@@ -506,6 +663,9 @@ const nn_op_def nn_op_UNIDIRECTIONAL_SEQUENCE_LSTM = {
     .validate = ulstm_validate,
     .prepare = ulstm_prepare,
     .execute = ulstm_execute,
+    .plan = ulstm_plan,
+    .release = lstm_release,
+    .optional_inputs = true,
 };
 
 /* ------------------------------------------------------------------ */
@@ -633,17 +793,16 @@ static int blstm_execute(nn_op_call *c)
     blstm_dims d;
     if (blstm_shape(c, &d))
         return SEQ_BAD;
-    int act = nn_scalar_i32(c->in[B_ACT]);
-    float cclip = nn_scalar_f32(c->in[B_CLIP]), pclip = nn_scalar_f32(c->in[B_CLIP + 1]);
-    cell_load fw, bw;
+    nn_lstm_params p = params_of(c, B_ACT, B_CLIP);
+    nn_lstm_weights *own_fw = NULL, *own_bw = NULL;
+    const nn_lstm_weights *fw = NULL, *bw = NULL;
     seq_fview v[5];
     memset(v, 0, sizeof v);
     seq_fout o[6];
     memset(o, 0, sizeof o);
-    int rc = cell_load_all(c, &layout_fw, &d.fw, act, cclip, pclip, &fw);
-    int rc2 = cell_load_all(c, &layout_bw, &d.bw, act, cclip, pclip, &bw);
+    int rc = cell_weights_for(c, 0, &layout_fw, &d.fw, &own_fw, &fw);
     if (rc == SEQ_OK)
-        rc = rc2;
+        rc = cell_weights_for(c, 1, &layout_bw, &d.bw, &own_bw, &bw);
     static const int seq_in[5] = {B_X, B_FW_H, B_FW_C, B_BW_H, B_BW_C};
     for (int i = 0; i < 5 && rc == SEQ_OK; i++)
         rc = seq_view(c->in[seq_in[i]], &v[i]);
@@ -659,11 +818,16 @@ static int blstm_execute(nn_op_call *c)
         float *bw_out = d.merge ? o[0].p : o[1].p;
         const float *bw_in = d.aux && !d.aux_w ? aux.p : v[0].p;
         const float *cross = d.aux_w ? aux.p : NULL;
-        dir_run f = {&fw.cell, d.tm, false, d.T, d.B, v[0].p, cross, o[0].p, fw_w, 0, v[1].p,
-                     v[2].p, states ? o[st].p : NULL, states ? o[st + 1].p : NULL};
-        dir_run b = {&bw.cell, d.tm, true, d.T, d.B, bw_in, cross, bw_out,
-                     d.merge ? fw_w : d.bw.P, d.merge ? d.fw.P : 0, v[3].p, v[4].p,
-                     states ? o[st + 2].p : NULL, states ? o[st + 3].p : NULL};
+        dir_run f = {.w = fw, .p = &p, .time_major = d.tm, .T = d.T, .B = d.B, .in = v[0].p,
+                     .aux = cross, .out = o[0].p, .out_w = fw_w, .h0 = v[1].p, .c0 = v[2].p,
+                     .h_final = states ? o[st].p : NULL, .c_final = states ? o[st + 1].p : NULL,
+                     .n_in = d.fw.I, .n_aux = d.fw.A, .n_cell = d.fw.U, .n_out = d.fw.P};
+        dir_run b = {.w = bw, .p = &p, .time_major = d.tm, .reverse = true, .T = d.T, .B = d.B,
+                     .in = bw_in, .aux = cross, .out = bw_out, .out_w = d.merge ? fw_w : d.bw.P,
+                     .out_off = d.merge ? d.fw.P : 0, .h0 = v[3].p, .c0 = v[4].p,
+                     .h_final = states ? o[st + 2].p : NULL,
+                     .c_final = states ? o[st + 3].p : NULL, .n_in = d.bw.I, .n_aux = d.bw.A,
+                     .n_cell = d.bw.U, .n_out = d.bw.P};
         rc = dir_execute(&f);
         if (rc == SEQ_OK)
             rc = dir_execute(&b);
@@ -673,9 +837,15 @@ static int blstm_execute(nn_op_call *c)
     for (int i = 0; i < 5; i++)
         seq_view_free(&v[i]);
     seq_view_free(&aux);
-    cell_unload(&fw);
-    cell_unload(&bw);
+    nn_lstm_weights_free(own_fw);
+    nn_lstm_weights_free(own_bw);
     return rc;
+}
+
+static int blstm_plan(nn_op_call *c, void **state)
+{
+    const lstm_layout *l[2] = {&layout_fw, &layout_bw};
+    return lstm_plan_cells(c, l, 2, state);
 }
 
 const nn_op_def nn_op_BIDIRECTIONAL_SEQUENCE_LSTM = {
@@ -684,4 +854,7 @@ const nn_op_def nn_op_BIDIRECTIONAL_SEQUENCE_LSTM = {
     .validate = blstm_validate,
     .prepare = blstm_prepare,
     .execute = blstm_execute,
+    .plan = blstm_plan,
+    .release = lstm_release,
+    .optional_inputs = true,
 };

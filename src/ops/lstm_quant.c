@@ -83,59 +83,136 @@ static int q16_prepare(nn_op_call *c)
     return SEQ_OK;
 }
 
+/*
+ * The four gates' weights stacked into one packed [4 * O, I + O] matrix and
+ * their biases into one vector. The reference multiplies the concatenation
+ * [x, h] by weight rows laid out as [recurrent | input]: when inputSize !=
+ * outputSize the columns do not line up with their meaning, and the
+ * conformance vectors encode exactly that product, so it is reproduced here.
+ */
+typedef struct q16_weights {
+    nn_qgemm_packed *w;
+    int32_t *bias;
+} q16_weights;
+
+static void q16_weights_free(q16_weights *qw)
+{
+    if (qw == NULL)
+        return;
+    nn_qgemm_packed_free(qw->w);
+    free(qw->bias);
+    free(qw);
+}
+
+static void q16_release(void *state)
+{
+    q16_weights_free(state);
+}
+
+static int q16_weights_build(const nn_op_call *c, q16_weights **out)
+{
+    *out = NULL;
+    size_t I = c->in[Q_W]->dims[1], O = c->in[Q_W]->dims[0], K = I + O;
+    q16_weights *qw = calloc(1, sizeof *qw);
+    uint8_t *wcat = malloc(4 * O * K + 1);
+    int rc = qw && wcat ? SEQ_OK : ANEURALNETWORKS_OUT_OF_MEMORY;
+    if (rc == SEQ_OK) {
+        for (int g = 0; g < 4; g++) {
+            const uint8_t *w = c->in[Q_W + g]->data, *r = c->in[Q_R + g]->data;
+            for (size_t o = 0; o < O; o++) {
+                uint8_t *row = wcat + ((size_t)g * O + o) * K;
+                memcpy(row, r + o * O, O);
+                memcpy(row + O, w + o * I, I);
+            }
+        }
+        nn_q8_matrix wm = {wcat, K, false, c->in[Q_W]->zero_point};
+        qw->w = nn_qgemm_pack(4 * O, K, &wm);
+        qw->bias = malloc(4 * O * sizeof(int32_t) + 1);
+        if (qw->w == NULL || qw->bias == NULL)
+            rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+        for (int g = 0; g < 4 && rc == SEQ_OK; g++)
+            memcpy(qw->bias + (size_t)g * O, c->in[Q_BIAS + g]->data, O * sizeof(int32_t));
+    }
+    free(wcat);
+    if (rc != SEQ_OK) {
+        q16_weights_free(qw);
+        return rc;
+    }
+    *out = qw;
+    return SEQ_OK;
+}
+
+/* Packs constant weights once; other cases build them per execution. */
+static int q16_plan(nn_op_call *c, void **state)
+{
+    *state = NULL;
+    const nn_tensor *w0 = c->in[Q_W];
+    if (w0->rank != 2)
+        return SEQ_OK;
+    uint32_t O = w0->dims[0], I = w0->dims[1];
+    for (int i = Q_W; i < Q_C; i++) {
+        const nn_tensor *t = c->in[i];
+        bool bias = i >= Q_BIAS;
+        uint32_t cols = bias ? 0 : (i < Q_R ? I : O);
+        if (!t->constant || t->data == NULL || t->rank != (bias ? 1u : 2u) || t->dims[0] != O ||
+            (!bias && t->dims[1] != cols))
+            return SEQ_OK;
+    }
+    if (O == 0 || I >= 65536 || O >= 65536)
+        return SEQ_OK;
+    q16_weights *qw;
+    int rc = q16_weights_build(c, &qw);
+    if (rc == SEQ_OK)
+        *state = qw;
+    return rc;
+}
+
 static int q16_execute(nn_op_call *c)
 {
     const nn_tensor *x = c->in[Q_X];
-    size_t B = x->dims[0], I = x->dims[1], O = c->in[Q_W]->dims[0];
-    int32_t w_zero = c->in[Q_W]->zero_point;
+    size_t B = x->dims[0], I = x->dims[1], O = c->in[Q_W]->dims[0], K = I + O;
     /* Accumulators (scale s_x * s_w) to int16 with 3 integer bits. */
     int32_t mult;
     int shift;
     nn_quantize_multiplier((double)x->scale * c->in[Q_W]->scale * 4096.0, &mult, &shift);
-    /*
-     * The reference multiplies the concatenation [x, h] by weight rows laid
-     * out as [recurrent | input]: when inputSize != outputSize the columns
-     * do not line up with their meaning, and the conformance vectors
-     * encode exactly that product, so it is reproduced here.
-     */
-    size_t K = I + O;
+    q16_weights *own = NULL;
+    const q16_weights *qw = c->state;
+    int rc = SEQ_OK;
+    if (qw == NULL) {
+        rc = q16_weights_build(c, &own);
+        qw = own;
+    }
     int32_t *acc = malloc((4 * B * O + 1) * sizeof(int32_t));
     uint8_t *cat = malloc(B * K + 1);
-    uint8_t *wcat = malloc(O * K + 1);
-    if (acc == NULL || cat == NULL || wcat == NULL) {
+    if (rc == SEQ_OK && (acc == NULL || cat == NULL))
+        rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+    if (rc != SEQ_OK) {
+        q16_weights_free(own);
         free(acc);
         free(cat);
-        free(wcat);
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return rc;
     }
     const uint8_t *xd = x->data, *hd = c->in[Q_H]->data;
     for (size_t b = 0; b < B; b++) {
         memcpy(cat + b * K, xd + b * I, I);
         memcpy(cat + b * K + I, hd + b * O, O);
     }
+    /* acc row b: the four gates' accumulators side by side. */
     nn_q8_matrix ca = {cat, K, false, 128};
-    for (int g = 0; g < 4; g++) {
-        const uint8_t *w = c->in[Q_W + g]->data, *r = c->in[Q_R + g]->data;
-        for (size_t o = 0; o < O; o++) {
-            memcpy(wcat + o * K, r + o * O, O);
-            memcpy(wcat + o * K + O, w + o * I, I);
-        }
-        nn_q8_matrix wm = {wcat, K, false, w_zero};
-        int32_t *a = acc + (size_t)g * B * O;
-        nn_qgemm_i32(B, O, K, &ca, &wm, c->in[Q_BIAS + g]->data, a, O);
-        for (size_t i = 0; i < B * O; i++) {
-            int32_t v = nn_mul_by_quant_mult(a[i], mult, shift);
-            a[i] = nn_clamp_i32(v, INT16_MIN, INT16_MAX);
-        }
+    nn_qgemm_prepacked_i32(B, &ca, qw->w, qw->bias, acc, 4 * O);
+    for (size_t i = 0; i < 4 * B * O; i++) {
+        int32_t v = nn_mul_by_quant_mult(acc[i], mult, shift);
+        acc[i] = nn_clamp_i32(v, INT16_MIN, INT16_MAX);
     }
     const int16_t *c_in = c->in[Q_C]->data;
     int16_t *c_out = c->out[0]->data;
     uint8_t *h_out = c->out[1]->data;
     for (size_t i = 0; i < B * O; i++) {
-        int16_t in_gate = nn_q16_logistic((int16_t)acc[i], 3);
-        int16_t forget = nn_q16_logistic((int16_t)acc[B * O + i], 3);
-        int16_t modulation = nn_q16_tanh((int16_t)acc[2 * B * O + i], 3);
-        int16_t out_gate = nn_q16_logistic((int16_t)acc[3 * B * O + i], 3);
+        const int32_t *a = acc + (i / O) * 4 * O + i % O;
+        int16_t in_gate = nn_q16_logistic((int16_t)a[0], 3);
+        int16_t forget = nn_q16_logistic((int16_t)a[O], 3);
+        int16_t modulation = nn_q16_tanh((int16_t)a[2 * O], 3);
+        int16_t out_gate = nn_q16_logistic((int16_t)a[3 * O], 3);
         int16_t in_mod = nn_q16_mul(in_gate, modulation);
         int16_t kept = nn_q16_mul(forget, c_in[i]);
         /* in_mod has 0 integer bits: to the state's 4 by dividing by 16. */
@@ -149,9 +226,9 @@ static int q16_execute(nn_op_call *c)
         if (h_out)
             h_out[i] = (uint8_t)nn_clamp_i32(q, 0, 255);
     }
+    q16_weights_free(own);
     free(acc);
     free(cat);
-    free(wcat);
     return SEQ_OK;
 }
 
@@ -161,6 +238,8 @@ const nn_op_def nn_op_QUANTIZED_16BIT_LSTM = {
     .validate = q16_validate,
     .prepare = q16_prepare,
     .execute = q16_execute,
+    .plan = q16_plan,
+    .release = q16_release,
 };
 
 /* ------------------------------------------------------------------ */
@@ -295,18 +374,101 @@ static int ql_prepare(nn_op_call *c)
     return SEQ_OK;
 }
 
+/* The weight matrices packed for the GEMM: per gate the input and the
+ * recurrent weights (NULL for the input gate with CIFG), the projection. */
+typedef struct ql_weights {
+    nn_qgemm_packed *w[4], *r[4], *proj;
+} ql_weights;
+
+static void ql_weights_free(ql_weights *qw)
+{
+    if (qw == NULL)
+        return;
+    for (int g = 0; g < 4; g++) {
+        nn_qgemm_packed_free(qw->w[g]);
+        nn_qgemm_packed_free(qw->r[g]);
+    }
+    nn_qgemm_packed_free(qw->proj);
+    free(qw);
+}
+
+static void ql_release(void *state)
+{
+    ql_weights_free(state);
+}
+
+/* Packs the present weight tensor idx (int8 symmetric [rows, cols]). */
+static int ql_pack(const nn_op_call *c, int idx, nn_qgemm_packed **p)
+{
+    *p = NULL;
+    if (!ql_has(c, idx))
+        return SEQ_OK;
+    const nn_tensor *t = c->in[idx];
+    nn_q8_matrix m = {t->data, t->dims[1], true, 0};
+    *p = nn_qgemm_pack(t->dims[0], t->dims[1], &m);
+    return *p ? SEQ_OK : ANEURALNETWORKS_OUT_OF_MEMORY;
+}
+
+static int ql_weights_build(const nn_op_call *c, ql_weights **out)
+{
+    *out = NULL;
+    ql_weights *qw = calloc(1, sizeof *qw);
+    if (qw == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    int rc = ql_pack(c, QL_PROJ, &qw->proj);
+    for (int g = 0; g < 4 && rc == SEQ_OK; g++) {
+        rc = ql_pack(c, QL_W + g, &qw->w[g]);
+        if (rc == SEQ_OK)
+            rc = ql_pack(c, QL_R + g, &qw->r[g]);
+    }
+    if (rc != SEQ_OK) {
+        ql_weights_free(qw);
+        return rc;
+    }
+    *out = qw;
+    return SEQ_OK;
+}
+
+/* Packs constant weights once (shapes as prepare checks them); other cases
+ * build them per execution. */
+static int ql_plan(nn_op_call *c, void **state)
+{
+    *state = NULL;
+    const nn_tensor *wf = c->in[QL_W + 1], *rf = c->in[QL_R + 1];
+    if (wf->rank != 2 || rf->rank != 2)
+        return SEQ_OK;
+    uint32_t I = wf->dims[1], U = wf->dims[0], P = rf->dims[1];
+    for (int g = 0; g < 4; g++) {
+        const nn_tensor *w = c->in[QL_W + g], *r = c->in[QL_R + g];
+        if (ql_has(c, QL_W + g) && (!w->constant || !w->data || w->rank != 2 ||
+                                    w->dims[0] != U || w->dims[1] != I))
+            return SEQ_OK;
+        if (ql_has(c, QL_R + g) && (!r->constant || !r->data || r->rank != 2 ||
+                                    r->dims[0] != U || r->dims[1] != P))
+            return SEQ_OK;
+    }
+    const nn_tensor *p = c->in[QL_PROJ];
+    if (ql_has(c, QL_PROJ) &&
+        (!p->constant || !p->data || p->rank != 2 || p->dims[0] != P || p->dims[1] != U))
+        return SEQ_OK;
+    ql_weights *qw;
+    int rc = ql_weights_build(c, &qw);
+    if (rc == SEQ_OK)
+        *state = qw;
+    return rc;
+}
+
 /* Adds the requantized product (a - a_zero)·Wᵀ (+ bias) into the int16
  * gate buffer g with saturation. */
 static void ql_matmul_acc(size_t B, size_t U, size_t K, const int8_t *a, int32_t a_zero,
-                          const int8_t *w, const int32_t *bias, double scale, int16_t *g,
+                          const nn_qgemm_packed *w, const int32_t *bias, double scale, int16_t *g,
                           int32_t *acc)
 {
     int32_t mult;
     int shift;
     nn_quantize_multiplier(scale, &mult, &shift);
     nn_q8_matrix am = {a, K, true, a_zero};
-    nn_q8_matrix wm = {w, K, true, 0};
-    nn_qgemm_i32(B, U, K, &am, &wm, bias, acc, U);
+    nn_qgemm_prepacked_i32(B, &am, w, bias, acc, U);
     for (size_t i = 0; i < B * U; i++) {
         int32_t v = nn_mul_by_quant_mult(acc[i], mult, shift) + g[i];
         g[i] = (int16_t)nn_clamp_i32(v, INT16_MIN, INT16_MAX);
@@ -376,6 +538,14 @@ static int ql_execute(nn_op_call *c)
     float hscale = nn_scalar_f32(c->in[QL_HSCALE]);
     int32_t hzp = nn_scalar_i32(c->in[QL_HZP]);
     size_t BU = B * U;
+    ql_weights *own = NULL;
+    const ql_weights *qw = c->state;
+    if (qw == NULL) {
+        int err = ql_weights_build(c, &own);
+        if (err != SEQ_OK)
+            return err;
+        qw = own;
+    }
     int16_t *gates = calloc(4 * BU + 1, sizeof(int16_t));
     int32_t *acc = malloc((B * (U > P ? U : P) + 1) * sizeof(int32_t));
     int8_t *hid = malloc(BU + 1);
@@ -383,6 +553,7 @@ static int ql_execute(nn_op_call *c)
         free(gates);
         free(acc);
         free(hid);
+        ql_weights_free(own);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     }
     int16_t *gate[4] = {gates, gates + BU, gates + 2 * BU, gates + 3 * BU};
@@ -422,9 +593,9 @@ static int ql_execute(nn_op_call *c)
         const nn_tensor *w = c->in[QL_W + g], *r = c->in[QL_R + g];
         /* Without layer norm the bias joins the input product. */
         const int32_t *bias = ln ? NULL : c->in[QL_BIAS + g]->data;
-        ql_matmul_acc(B, U, I, x->data, x->zero_point, w->data, bias,
+        ql_matmul_acc(B, U, I, x->data, x->zero_point, qw->w[g], bias,
                       (double)w->scale * x->scale / iscale, gb, acc);
-        ql_matmul_acc(B, U, P, h->data, h->zero_point, r->data, NULL,
+        ql_matmul_acc(B, U, P, h->data, h->zero_point, qw->r[g], NULL,
                       (double)r->scale * h->scale / iscale, gb, acc);
         if (g != 2 && ql_has(c, QL_PEEP + (g == 3 ? 2 : g))) {
             const nn_tensor *pw = c->in[QL_PEEP + (g == 3 ? 2 : g)];
@@ -456,9 +627,8 @@ static int ql_execute(nn_op_call *c)
                 int ps;
                 nn_quantize_multiplier((double)pw->scale * hscale / h->scale, &pm, &ps);
                 nn_q8_matrix am = {hid, U, true, -hzp};
-                nn_q8_matrix wm = {pw->data, U, true, 0};
                 const int32_t *pb = ql_has(c, QL_PROJ_B) ? c->in[QL_PROJ_B]->data : NULL;
-                nn_qgemm_i32(B, P, U, &am, &wm, pb, acc, P);
+                nn_qgemm_prepacked_i32(B, &am, qw->proj, pb, acc, P);
                 int32_t clip = 0;
                 if (ql_has(c, QL_PROJ_CLIP) && nn_scalar_f32(c->in[QL_PROJ_CLIP]) > 0.0f) {
                     float q = nn_scalar_f32(c->in[QL_PROJ_CLIP]) / pw->scale;
@@ -482,6 +652,7 @@ static int ql_execute(nn_op_call *c)
     free(acc);
     free(hid);
     free(c_tmp);
+    ql_weights_free(own);
     return rc;
 }
 
@@ -491,4 +662,7 @@ const nn_op_def nn_op_QUANTIZED_LSTM = {
     .validate = ql_validate,
     .prepare = ql_prepare,
     .execute = ql_execute,
+    .plan = ql_plan,
+    .release = ql_release,
+    .optional_inputs = true,
 };

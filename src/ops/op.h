@@ -86,6 +86,10 @@ typedef struct nn_op_def {
     int (*plan)(nn_op_call *call, void **state);
     void (*release)(void *state);
     bool allocates_outputs;
+    /* Some inputs may be omitted (given no value), which the operation
+     * checks for itself; without this flag an omitted input fails the
+     * execution, as a missing required input. */
+    bool optional_inputs;
 } nn_op_def;
 
 /* The definition of an operation code, or NULL if it has none. */

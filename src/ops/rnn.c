@@ -33,34 +33,194 @@ static int check_fuse(const nn_tensor *t)
     return SEQ_OK;
 }
 
-/* Strided row-major matrix: rows at p + i * ld. */
-typedef struct mat {
-    const float *p;
-    size_t ld;
-} mat;
+/*
+ * One direction's weights packed for the GEMM, bias copied (float16
+ * converted): built once per compilation when they are constant, else per
+ * execution.
+ */
+typedef struct rnn_cell {
+    size_t I, A, U;
+    nn_sgemm_packed *W, *Wa, *R; /* Wa NULL without aux weights */
+    float *bias;
+} rnn_cell;
+
+static void rnn_cell_free(rnn_cell *k)
+{
+    if (k == NULL)
+        return;
+    nn_sgemm_packed_free(k->W);
+    nn_sgemm_packed_free(k->Wa);
+    nn_sgemm_packed_free(k->R);
+    free(k->bias);
+    free(k);
+}
+
+/* W [U, I], R [U, U], bias [U], Wa [U, A] (NULL when absent). */
+static int rnn_cell_build(const nn_tensor *W, const nn_tensor *R, const nn_tensor *bias,
+                          const nn_tensor *Wa, rnn_cell **out)
+{
+    *out = NULL;
+    rnn_cell *k = calloc(1, sizeof *k);
+    if (k == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    k->U = W->dims[0];
+    k->I = W->dims[1];
+    k->A = Wa ? Wa->dims[1] : 0;
+    seq_fview v[4];
+    memset(v, 0, sizeof v);
+    const nn_tensor *src[4] = {W, R, bias, Wa};
+    int rc = SEQ_OK;
+    for (int i = 0; i < 4 && rc == SEQ_OK; i++)
+        rc = seq_view(src[i], &v[i]);
+    if (rc == SEQ_OK) {
+        k->W = nn_sgemm_pack(k->U, k->I, v[0].p, k->I);
+        k->R = nn_sgemm_pack(k->U, k->U, v[1].p, k->U);
+        k->Wa = Wa ? nn_sgemm_pack(k->U, k->A, v[3].p, k->A) : NULL;
+        k->bias = malloc(k->U * sizeof(float) + 1);
+        if (!k->W || !k->R || (Wa && !k->Wa) || !k->bias)
+            rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+        else
+            memcpy(k->bias, v[2].p, k->U * sizeof(float));
+    }
+    for (int i = 0; i < 4; i++)
+        seq_view_free(&v[i]);
+    if (rc != SEQ_OK) {
+        rnn_cell_free(k);
+        return rc;
+    }
+    *out = k;
+    return SEQ_OK;
+}
+
+static bool const_known(const nn_tensor *t)
+{
+    return t->constant && t->data != NULL && nn_tensor_shape_known(t);
+}
+
+/* The aux weights of a cell's operand indices (W, R, bias, aux), or NULL. */
+static const nn_tensor *aux_weights(const nn_op_call *c, const int idx[4])
+{
+    return idx[3] >= 0 && !c->in[idx[3]]->omitted ? c->in[idx[3]] : NULL;
+}
+
+/* Per-compilation state: the packed cells (forward, backward). */
+typedef struct rnn_state {
+    rnn_cell *cell[2];
+} rnn_state;
+
+static void rnn_release(void *state)
+{
+    rnn_state *st = state;
+    if (st == NULL)
+        return;
+    rnn_cell_free(st->cell[0]);
+    rnn_cell_free(st->cell[1]);
+    free(st);
+}
 
 /*
- * One step of a basic RNN cell over B batch rows:
- * out = clamp(x·Wᵀ + aux·Waᵀ + h·Rᵀ + bias, lo, hi). aux may have p NULL.
- * tmp holds B * U floats.
+ * Packs the cells whose operands (input index W, R, bias, aux weights; aux
+ * -1 for none) are all constant with consistent shapes; otherwise leaves no
+ * state and execution builds them.
  */
-static void rnn_step(size_t B, size_t I, size_t A, size_t U, mat x, mat aux, mat h,
-                     const float *W, const float *Wa, const float *R, const float *bias,
-                     float lo, float hi, float *tmp, float *out, size_t ldo)
+static int rnn_plan_cells(const nn_op_call *c, const int idx[][4], int n, void **state)
 {
-    nn_sgemm(B, U, I, x.p, x.ld, W, I, bias, -INFINITY, INFINITY, out, ldo);
-    if (aux.p != NULL && Wa != NULL && A > 0) {
-        nn_sgemm(B, U, A, aux.p, aux.ld, Wa, A, NULL, -INFINITY, INFINITY, tmp, U);
-        for (size_t b = 0; b < B; b++)
-            for (size_t u = 0; u < U; u++)
-                out[b * ldo + u] += tmp[b * U + u];
+    *state = NULL;
+    for (int i = 0; i < n; i++) {
+        const nn_tensor *W = c->in[idx[i][0]], *R = c->in[idx[i][1]], *b = c->in[idx[i][2]];
+        const nn_tensor *Wa = aux_weights(c, idx[i]);
+        if (!const_known(W) || !const_known(R) || !const_known(b) || (Wa && !const_known(Wa)))
+            return SEQ_OK;
+        if (W->rank != 2 || R->rank != 2 || b->rank != 1 || R->dims[0] != W->dims[0] ||
+            R->dims[1] != W->dims[0] || b->dims[0] != W->dims[0] ||
+            (Wa && (Wa->rank != 2 || Wa->dims[0] != W->dims[0])))
+            return SEQ_OK;
     }
-    nn_sgemm(B, U, U, h.p, h.ld, R, U, NULL, -INFINITY, INFINITY, tmp, U);
-    for (size_t b = 0; b < B; b++)
-        for (size_t u = 0; u < U; u++) {
-            float v = out[b * ldo + u] + tmp[b * U + u];
-            out[b * ldo + u] = v < lo ? lo : (v > hi ? hi : v);
+    rnn_state *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    int rc = SEQ_OK;
+    for (int i = 0; i < n && rc == SEQ_OK; i++) {
+        const nn_tensor *Wa = aux_weights(c, idx[i]);
+        rc = rnn_cell_build(c->in[idx[i][0]], c->in[idx[i][1]], c->in[idx[i][2]], Wa, &st->cell[i]);
+    }
+    if (rc != SEQ_OK) {
+        rnn_release(st);
+        return rc;
+    }
+    *state = st;
+    return SEQ_OK;
+}
+
+/* The planned cell i, or one built now into *own (freed by the caller). */
+static int rnn_cell_for(const nn_op_call *c, int i, const int idx[4], rnn_cell **own,
+                        const rnn_cell **k)
+{
+    const rnn_state *st = c->state;
+    *own = NULL;
+    if (st != NULL && st->cell[i] != NULL) {
+        *k = st->cell[i];
+        return SEQ_OK;
+    }
+    const nn_tensor *Wa = aux_weights(c, idx);
+    int rc = rnn_cell_build(c->in[idx[0]], c->in[idx[1]], c->in[idx[2]], Wa, own);
+    *k = *own;
+    return rc;
+}
+
+/* Row (t, b) of a [T, B, n] (time-major) or [B, T, n] sequence. */
+static size_t seq_row(bool time_major, size_t T, size_t B, size_t t, size_t b)
+{
+    return time_major ? t * B + b : b * T + t;
+}
+
+/* Rows of one time step are ld apart: n for time-major, T * n otherwise. */
+static size_t seq_step_ld(bool time_major, size_t T, size_t n)
+{
+    return time_major ? n : T * n;
+}
+
+/*
+ * Runs one direction of an RNN over the sequence:
+ * out = clamp(x·Wᵀ + aux·Waᵀ + h·Rᵀ + bias, lo, hi) per step. in/aux: the
+ * sequence views ([T, B, n] time-major, else [B, T, n]; aux used only with
+ * aux weights), out: destination with row width out_w and the cell's
+ * columns starting at out_off. h0: initial state [B, U]; the final state is
+ * copied into h_final when not NULL. tmp holds B * U floats.
+ */
+static void rnn_run(const rnn_cell *k, const float *h0, bool time_major, bool reverse, size_t T,
+                    size_t B, const float *in, const float *aux, float *out, size_t out_w,
+                    size_t out_off, float lo, float hi, float *tmp, float *h_final)
+{
+    size_t U = k->U;
+    /* The input products of every step at once: rows of in and out match. */
+    nn_sgemm_prepacked(T * B, in, k->I, k->W, k->bias, -INFINITY, INFINITY, out + out_off, out_w);
+    const float *h = h0;
+    size_t ldh = U;
+    for (size_t s = 0; s < T; s++) {
+        size_t t = reverse ? T - 1 - s : s;
+        size_t r0 = seq_row(time_major, T, B, t, 0);
+        float *o = out + r0 * out_w + out_off;
+        size_t ldo = seq_step_ld(time_major, T, out_w);
+        if (aux != NULL && k->Wa != NULL) {
+            nn_sgemm_prepacked(B, aux + r0 * k->A, seq_step_ld(time_major, T, k->A), k->Wa, NULL,
+                               -INFINITY, INFINITY, tmp, U);
+            for (size_t b = 0; b < B; b++)
+                for (size_t u = 0; u < U; u++)
+                    o[b * ldo + u] += tmp[b * U + u];
         }
+        nn_sgemm_prepacked(B, h, ldh, k->R, NULL, -INFINITY, INFINITY, tmp, U);
+        for (size_t b = 0; b < B; b++)
+            for (size_t u = 0; u < U; u++) {
+                float v = o[b * ldo + u] + tmp[b * U + u];
+                o[b * ldo + u] = v < lo ? lo : (v > hi ? hi : v);
+            }
+        h = o;
+        ldh = ldo;
+    }
+    if (h_final != NULL)
+        for (size_t b = 0; b < B; b++)
+            memcpy(h_final + b * U, h + b * ldh, U * sizeof(float));
 }
 
 /* ------------------------------------------------------------------ */
@@ -95,18 +255,31 @@ static int rnn_prepare(nn_op_call *c)
     return SEQ_OK;
 }
 
+static const int rnn_idx[1][4] = {{1, 2, 3, -1}};
+
+static int rnn_plan(nn_op_call *c, void **state)
+{
+    return rnn_plan_cells(c, rnn_idx, 1, state);
+}
+
 static int rnn_execute(nn_op_call *c)
 {
-    size_t B = c->in[0]->dims[0], I = c->in[0]->dims[1], U = c->in[1]->dims[0];
+    size_t B = c->in[0]->dims[0], U = c->in[1]->dims[0];
     float lo, hi;
     nn_float_activation_range(nn_scalar_i32(c->in[5]), &lo, &hi);
     seq_fview v[5];
     memset(v, 0, sizeof v);
     seq_fout o0 = {0}, o1 = {0};
+    rnn_cell *own;
+    const rnn_cell *k;
     float *tmp = malloc((B * U + 1) * sizeof(float));
     int rc = tmp ? SEQ_OK : ANEURALNETWORKS_OUT_OF_MEMORY;
-    for (int i = 0; i < 5 && rc == SEQ_OK; i++)
-        rc = seq_view(c->in[i], &v[i]);
+    if (rc == SEQ_OK)
+        rc = rnn_cell_for(c, 0, rnn_idx[0], &own, &k);
+    if (rc == SEQ_OK)
+        rc = seq_view(c->in[0], &v[0]);
+    if (rc == SEQ_OK)
+        rc = seq_view(c->in[4], &v[4]);
     if (rc == SEQ_OK)
         rc = seq_out_open(c->out[0], &o0);
     if (rc == SEQ_OK)
@@ -114,8 +287,7 @@ static int rnn_execute(nn_op_call *c)
     if (rc == SEQ_OK) {
         float *dst = o1.p ? o1.p : o0.p;
         if (dst != NULL) {
-            rnn_step(B, I, 0, U, (mat){v[0].p, I}, (mat){NULL, 0}, (mat){v[4].p, U}, v[1].p,
-                     NULL, v[2].p, v[3].p, lo, hi, tmp, dst, U);
+            rnn_run(k, v[4].p, true, false, 1, B, v[0].p, NULL, dst, U, 0, lo, hi, tmp, NULL);
             if (o0.p != NULL && o0.p != dst)
                 memcpy(o0.p, dst, B * U * sizeof(float));
         }
@@ -124,6 +296,7 @@ static int rnn_execute(nn_op_call *c)
     seq_out_close(&o1, rc == SEQ_OK);
     for (int i = 0; i < 5; i++)
         seq_view_free(&v[i]);
+    rnn_cell_free(own);
     free(tmp);
     return rc;
 }
@@ -134,55 +307,9 @@ const nn_op_def nn_op_RNN = {
     .validate = rnn_validate,
     .prepare = rnn_prepare,
     .execute = rnn_execute,
+    .plan = rnn_plan,
+    .release = rnn_release,
 };
-
-/* ------------------------------------------------------------------ */
-/* Sequence layouts                                                    */
-
-/* Row (t, b) of a [T, B, n] (time-major) or [B, T, n] sequence. */
-static size_t seq_row(bool time_major, size_t T, size_t B, size_t t, size_t b)
-{
-    return time_major ? t * B + b : b * T + t;
-}
-
-/* Rows of one time step are ld apart: n for time-major, T * n otherwise. */
-static size_t seq_step_ld(bool time_major, size_t T, size_t n)
-{
-    return time_major ? n : T * n;
-}
-
-/*
- * Runs one direction of an RNN over the sequence. in/aux: the sequence
- * views (aux may be NULL), out: destination with row width out_w and the
- * cell's columns starting at out_off. h0: initial state [B, U]; the final
- * state is copied into h_final when not NULL.
- */
-typedef struct rnn_dir {
-    const float *W, *R, *bias, *Wa, *h0;
-    size_t U;
-} rnn_dir;
-
-static void rnn_run(const rnn_dir *d, bool time_major, bool reverse, size_t T, size_t B,
-                    size_t I, size_t A, const float *in, const float *aux, float *out,
-                    size_t out_w, size_t out_off, float lo, float hi, float *tmp,
-                    float *h_final)
-{
-    size_t U = d->U;
-    mat h = {d->h0, U};
-    for (size_t s = 0; s < T; s++) {
-        size_t t = reverse ? T - 1 - s : s;
-        size_t r0 = seq_row(time_major, T, B, t, 0);
-        mat x = {in + r0 * I, seq_step_ld(time_major, T, I)};
-        mat ax = {aux ? aux + r0 * A : NULL, seq_step_ld(time_major, T, A)};
-        float *o = out + r0 * out_w + out_off;
-        size_t ldo = seq_step_ld(time_major, T, out_w);
-        rnn_step(B, I, A, U, x, ax, h, d->W, d->Wa, d->R, d->bias, lo, hi, tmp, o, ldo);
-        h = (mat){o, ldo};
-    }
-    if (h_final != NULL)
-        for (size_t b = 0; b < B; b++)
-            memcpy(h_final + b * U, h.p + b * h.ld, U * sizeof(float));
-}
 
 /* ------------------------------------------------------------------ */
 /* UNIDIRECTIONAL_SEQUENCE_RNN                                         */
@@ -238,36 +365,39 @@ static int urnn_execute(nn_op_call *c)
     const nn_tensor *x = c->in[0];
     bool tm = nn_scalar_i32(c->in[6]) != 0;
     size_t T = tm ? x->dims[0] : x->dims[1], B = tm ? x->dims[1] : x->dims[0];
-    size_t I = x->dims[2], U = c->in[1]->dims[0];
+    size_t U = c->in[1]->dims[0];
     float lo, hi;
     nn_float_activation_range(nn_scalar_i32(c->in[5]), &lo, &hi);
     seq_fview v[5];
     memset(v, 0, sizeof v);
     seq_fout o0 = {0}, o1 = {0};
+    rnn_cell *own = NULL;
+    const rnn_cell *k = NULL;
     size_t n_out = T * B * U;
     float *tmp = malloc((B * U + 1) * sizeof(float));
     /* The sequence output doubles as the state; a scratch one when only
      * the final state is wanted. */
     float *seq_buf = c->out[0]->data == NULL ? malloc((n_out + 1) * sizeof(float)) : NULL;
     int rc = tmp && (c->out[0]->data || seq_buf) ? SEQ_OK : ANEURALNETWORKS_OUT_OF_MEMORY;
-    for (int i = 0; i < 5 && rc == SEQ_OK; i++)
-        rc = seq_view(c->in[i], &v[i]);
+    if (rc == SEQ_OK)
+        rc = rnn_cell_for(c, 0, rnn_idx[0], &own, &k);
+    if (rc == SEQ_OK)
+        rc = seq_view(c->in[0], &v[0]);
+    if (rc == SEQ_OK)
+        rc = seq_view(c->in[4], &v[4]);
     if (rc == SEQ_OK)
         rc = seq_out_open(c->out[0], &o0);
     if (rc == SEQ_OK && c->n_out == 2)
         rc = seq_out_open(c->out[1], &o1);
     if (rc == SEQ_OK) {
-        rnn_dir d = {v[1].p, v[2].p, v[3].p, NULL, v[4].p, U};
         float *out = o0.p ? o0.p : seq_buf;
-        if (T == 0 && o1.p != NULL)
-            memcpy(o1.p, v[4].p, B * U * sizeof(float));
-        else
-            rnn_run(&d, tm, false, T, B, I, 0, v[0].p, NULL, out, U, 0, lo, hi, tmp, o1.p);
+        rnn_run(k, v[4].p, tm, false, T, B, v[0].p, NULL, out, U, 0, lo, hi, tmp, o1.p);
     }
     seq_out_close(&o0, rc == SEQ_OK);
     seq_out_close(&o1, rc == SEQ_OK);
     for (int i = 0; i < 5; i++)
         seq_view_free(&v[i]);
+    rnn_cell_free(own);
     free(tmp);
     free(seq_buf);
     return rc;
@@ -279,6 +409,8 @@ const nn_op_def nn_op_UNIDIRECTIONAL_SEQUENCE_RNN = {
     .validate = urnn_validate,
     .prepare = urnn_prepare,
     .execute = urnn_execute,
+    .plan = rnn_plan,
+    .release = rnn_release,
 };
 
 /* ------------------------------------------------------------------ */
@@ -424,6 +556,14 @@ static int brnn_prepare(nn_op_call *c)
     return SEQ_OK;
 }
 
+static const int brnn_idx[2][4] = {{BR_FW_W, BR_FW_R, BR_FW_B, BR_FW_AW},
+                                    {BR_BW_W, BR_BW_R, BR_BW_B, BR_BW_AW}};
+
+static int brnn_plan(nn_op_call *c, void **state)
+{
+    return rnn_plan_cells(c, brnn_idx, 2, state);
+}
+
 static int brnn_execute(nn_op_call *c)
 {
     brnn_dims d;
@@ -441,9 +581,16 @@ static int brnn_execute(nn_op_call *c)
     float *tmp = malloc((d.B * umax + 1) * sizeof(float));
     /* Missing sequence outputs (only final states wanted) go to scratch. */
     float *fw_buf = NULL, *bw_buf = NULL;
+    rnn_cell *own_fw = NULL, *own_bw = NULL;
+    const rnn_cell *fw = NULL, *bw = NULL;
     int rc = tmp ? SEQ_OK : ANEURALNETWORKS_OUT_OF_MEMORY;
-    for (uint32_t i = 0; i <= BR_BW_AW && rc == SEQ_OK; i++)
-        rc = seq_view(c->in[i], &v[i]);
+    if (rc == SEQ_OK)
+        rc = rnn_cell_for(c, 0, brnn_idx[0], &own_fw, &fw);
+    if (rc == SEQ_OK)
+        rc = rnn_cell_for(c, 1, brnn_idx[1], &own_bw, &bw);
+    static const int seq_in[4] = {BR_IN, BR_FW_H, BR_BW_H, BR_AUX};
+    for (int i = 0; i < 4 && rc == SEQ_OK; i++)
+        rc = seq_view(c->in[seq_in[i]], &v[seq_in[i]]);
     for (uint32_t i = 0; i < c->n_out && rc == SEQ_OK; i++)
         rc = seq_out_open(c->out[i], &o[i]);
     if (rc != SEQ_OK)
@@ -470,31 +617,21 @@ static int brnn_execute(nn_op_call *c)
     /* Linking: with aux weights both cells also read the aux input; with
      * aux input alone the backward cell reads it instead of the input. */
     const float *bw_in = v[BR_IN].p, *aux = NULL;
-    size_t bw_I = d.I;
-    if (d.aux && d.aux_w) {
+    if (d.aux && d.aux_w)
         aux = v[BR_AUX].p;
-    } else if (d.aux) {
+    else if (d.aux)
         bw_in = v[BR_AUX].p;
-        bw_I = d.A;
-    }
-    rnn_dir fw = {v[BR_FW_W].p, v[BR_FW_R].p, v[BR_FW_B].p, v[BR_FW_AW].p, v[BR_FW_H].p, d.fwU};
-    rnn_dir bw = {v[BR_BW_W].p, v[BR_BW_R].p, v[BR_BW_B].p, v[BR_BW_AW].p, v[BR_BW_H].p, d.bwU};
-    if (d.T == 0) {
-        if (fw_hf)
-            memcpy(fw_hf, fw.h0, d.B * d.fwU * sizeof(float));
-        if (bw_hf)
-            memcpy(bw_hf, bw.h0, d.B * d.bwU * sizeof(float));
-    } else {
-        rnn_run(&fw, d.tm, false, d.T, d.B, d.I, d.A, v[BR_IN].p, aux, fw_out, fw_w, 0, lo, hi,
-                tmp, fw_hf);
-        rnn_run(&bw, d.tm, true, d.T, d.B, bw_I, d.A, bw_in, aux, bw_out, bw_w, bw_off, lo, hi,
-                tmp, bw_hf);
-    }
+    rnn_run(fw, v[BR_FW_H].p, d.tm, false, d.T, d.B, v[BR_IN].p, aux, fw_out, fw_w, 0, lo, hi,
+            tmp, fw_hf);
+    rnn_run(bw, v[BR_BW_H].p, d.tm, true, d.T, d.B, bw_in, aux, bw_out, bw_w, bw_off, lo, hi,
+            tmp, bw_hf);
 done:
     for (uint32_t i = 0; i < 4; i++)
         seq_out_close(&o[i], rc == SEQ_OK);
     for (uint32_t i = 0; i <= BR_BW_AW; i++)
         seq_view_free(&v[i]);
+    rnn_cell_free(own_fw);
+    rnn_cell_free(own_bw);
     free(tmp);
     free(fw_buf);
     free(bw_buf);
@@ -507,6 +644,9 @@ const nn_op_def nn_op_BIDIRECTIONAL_SEQUENCE_RNN = {
     .validate = brnn_validate,
     .prepare = brnn_prepare,
     .execute = brnn_execute,
+    .plan = brnn_plan,
+    .release = rnn_release,
+    .optional_inputs = true,
 };
 
 /* ------------------------------------------------------------------ */
@@ -570,7 +710,9 @@ static int svdf_execute(nn_op_call *c)
     if (rc != SEQ_OK)
         goto done;
     /* Feature filter of the new input: act[b][f] = x[b]·wf[f]. */
-    nn_sgemm(B, F, I, v[0].p, I, v[1].p, I, NULL, -INFINITY, INFINITY, act, F);
+    rc = nn_sgemm(B, F, I, v[0].p, I, v[1].p, I, NULL, -INFINITY, INFINITY, act, F);
+    if (rc != SEQ_OK)
+        goto done;
     memcpy(state, v[4].p, B * F * M * sizeof(float));
     for (size_t b = 0; b < B; b++)
         for (size_t f = 0; f < F; f++)
@@ -618,4 +760,5 @@ const nn_op_def nn_op_SVDF = {
     .validate = svdf_validate,
     .prepare = svdf_prepare,
     .execute = svdf_execute,
+    .optional_inputs = true,
 };

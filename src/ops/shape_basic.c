@@ -126,6 +126,7 @@ const nn_op_def nn_op_SQUEEZE = {
     .validate = squeeze_validate,
     .prepare = squeeze_prepare,
     .execute = copy_input,
+    .optional_inputs = true,
 };
 
 /* ---- EXPAND_DIMS ---- */

@@ -103,6 +103,7 @@ const nn_op_def nn_op_TRANSPOSE = {
     .validate = transpose_validate,
     .prepare = transpose_prepare,
     .execute = transpose_execute,
+    .optional_inputs = true,
 };
 
 /* ---- TILE ---- */

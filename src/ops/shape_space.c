@@ -216,7 +216,7 @@ static int d2s_prepare(nn_op_call *c)
         s.h = (uint32_t)(s.h * b);
         s.w = (uint32_t)(s.w * b);
     } else {
-        if (s.h % b != 0 || s.w % b != 0 || s.c * b * b > UINT32_MAX)
+        if (s.h % b != 0 || s.w % b != 0 || (s.c != 0 && b * b > UINT32_MAX / s.c))
             return NN_BAD;
         s.c = (uint32_t)(s.c * b * b);
         s.h = (uint32_t)(s.h / b);
@@ -343,7 +343,7 @@ static int s2b_prepare(nn_op_call *c)
     uint64_t blocks = (uint64_t)p.bh * p.bw;
     if (c->op_type == ANEURALNETWORKS_SPACE_TO_BATCH_ND) {
         uint64_t h = (uint64_t)s.h + p.pt + p.pb, w = (uint64_t)s.w + p.pl + p.pr;
-        if (h % p.bh || w % p.bw || s.n * blocks > UINT32_MAX)
+        if (h % p.bh || w % p.bw || (s.n != 0 && blocks > UINT32_MAX / s.n))
             return shp_value_error(c->in[1]);
         s.n = (uint32_t)(s.n * blocks);
         s.h = (uint32_t)(h / p.bh);

@@ -8,13 +8,16 @@
  *
  *   u8 n_operands, then per operand:
  *     u8 type, u8 rank, rank x u8 dims, f32 scale, i32 zero point,
- *     u8 value kind (0 none, 1 constant: u16 length + bytes, 2 omitted),
+ *     u8 value kind (0 none, 1 constant: u16 length + bytes, 2 omitted,
+ *                   3 referenced model: u8 index into ref_models()),
  *     type 11 only: u8 channel dim, then dims[channel dim] x f32 scales
  *   u8 n_operations, then per operation:
  *     u8 type, u8 n_in, n_in x u8 operand, u8 n_out, n_out x u8 operand
  *   u8 n_inputs, n_inputs x u8 operand, u8 n_outputs, n_outputs x u8 operand
  *   u8 flags: bit 0 relaxed, bit 1 inputs through a memory object,
- *             bit 2 padded lengths, bit 3 asynchronous, bit 4 fenced
+ *             bit 2 padded lengths, bit 3 asynchronous, bit 4 fenced,
+ *             bit 5 the last input omitted (no value at execution),
+ *             bit 6 output buffers one element short
  *   the remaining bytes: data for the inputs, in order, repeated as needed
  */
 #include <stdbool.h>
@@ -90,6 +93,67 @@ static size_t operand_bytes(const operand_info *o)
     return n;
 }
 
+/* ---- referenced models for IF and WHILE ---- */
+
+enum { N_REFS = 6 };
+
+/* One operation on rank-1 operands: inputs of in_type (the second one a
+ * constant when const_value is set), one output of out_type. */
+static ANeuralNetworksModel *ref_model(int32_t op, int32_t in_type, uint32_t in_dim,
+                                       int32_t out_type, uint32_t out_dim,
+                                       const void *const_value, bool activation)
+{
+    ANeuralNetworksModel *m = NULL;
+    if (ANeuralNetworksModel_create(&m) != ANEURALNETWORKS_NO_ERROR)
+        return NULL;
+    ANeuralNetworksOperandType in = {in_type, 1, &in_dim, 0.0f, 0};
+    ANeuralNetworksOperandType out = {out_type, 1, &out_dim, 0.0f, 0};
+    ANeuralNetworksOperandType act = {ANEURALNETWORKS_INT32, 0, NULL, 0.0f, 0};
+    uint32_t dim1 = 1;
+    ANeuralNetworksOperandType one = {in_type, 1, &dim1, 0.0f, 0};
+    int32_t none = 0;
+    uint32_t ins[3] = {0, 0, 2}, outs[1] = {1}, model_in[1] = {0};
+    ANeuralNetworksModel_addOperand(m, &in);
+    ANeuralNetworksModel_addOperand(m, &out);
+    ANeuralNetworksModel_addOperand(m, &act);
+    ANeuralNetworksModel_setOperandValue(m, 2, &none, sizeof none);
+    if (const_value) {
+        ANeuralNetworksModel_addOperand(m, &one);
+        ANeuralNetworksModel_setOperandValue(m, 3, const_value, element_size(in_type));
+        ins[1] = 3;
+    }
+    ANeuralNetworksModel_addOperation(m, op, activation ? 3 : 2, ins, 1, outs);
+    ANeuralNetworksModel_identifyInputsAndOutputs(m, 1, model_in, 1, outs);
+    if (ANeuralNetworksModel_finish(m) != ANEURALNETWORKS_NO_ERROR) {
+        ANeuralNetworksModel_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* Bodies and conditions over float32, int32 and bool8 values, built once and
+ * kept for the whole run. */
+static ANeuralNetworksModel *const *ref_models(void)
+{
+    static ANeuralNetworksModel *refs[N_REFS];
+    static bool built;
+    if (!built) {
+        const float limit_f = 100.0f;
+        const int32_t one_i = 1, limit_i = 10;
+        const uint8_t yes = 1;
+        const int32_t F = ANEURALNETWORKS_TENSOR_FLOAT32, I = ANEURALNETWORKS_TENSOR_INT32;
+        const int32_t B = ANEURALNETWORKS_TENSOR_BOOL8;
+        refs[0] = ref_model(ANEURALNETWORKS_ADD, F, 0, F, 0, NULL, true);        /* x + x */
+        refs[1] = ref_model(ANEURALNETWORKS_LESS, F, 1, B, 1, &limit_f, false);   /* x < 100 */
+        refs[2] = ref_model(ANEURALNETWORKS_ADD, I, 1, I, 1, &one_i, true);       /* x + 1 */
+        refs[3] = ref_model(ANEURALNETWORKS_LESS, I, 1, B, 1, &limit_i, false);   /* x < 10 */
+        refs[4] = ref_model(ANEURALNETWORKS_LOGICAL_OR, B, 1, B, 1, &yes, false); /* true */
+        refs[5] = ref_model(ANEURALNETWORKS_LOGICAL_AND, B, 0, B, 0, NULL, false); /* x */
+        built = true;
+    }
+    return refs;
+}
+
 static void fill(uint8_t *dst, size_t n, const uint8_t *data, size_t data_len)
 {
     for (size_t i = 0; i < n; i++)
@@ -108,6 +172,9 @@ static void run(ANeuralNetworksCompilation *c, const operand_info *ops, const ui
     int fd = -1;
     if (flags & 4)
         ANeuralNetworksExecution_enableInputAndOutputPadding(e, true);
+    /* A WHILE whose condition stays true ends here rather than after the
+     * default two seconds. */
+    ANeuralNetworksExecution_setLoopTimeout(e, 20 * 1000 * 1000);
     if (flags & 2) {
         fd = memfd_create("fuzz", MFD_CLOEXEC);
         if (fd >= 0 && ftruncate(fd, 1 << 16) == 0)
@@ -133,12 +200,16 @@ static void run(ANeuralNetworksCompilation *c, const operand_info *ops, const ui
             dims[d] = o->dims[d] ? o->dims[d] : 1;
         t.dimensions = t.dimensionCount ? dims : NULL;
         if (is_input) {
-            if (memory && bytes <= (1 << 15))
+            if ((flags & 32) && i == n_in - 1)
+                ANeuralNetworksExecution_setInput(e, i, NULL, NULL, 0);
+            else if (memory && bytes <= (1 << 15))
                 ANeuralNetworksExecution_setInputFromMemory(e, i, &t, memory, 64 * i, bytes);
             else
                 ANeuralNetworksExecution_setInput(e, i, &t, buffers[i], bytes);
         } else {
-            ANeuralNetworksExecution_setOutput(e, i - n_in, NULL, buffers[i], bytes);
+            size_t short_by = (flags & 64) ? element_size(o->type.type) : 0;
+            ANeuralNetworksExecution_setOutput(e, i - n_in, NULL, buffers[i],
+                                               bytes > short_by ? bytes - short_by : bytes);
         }
     }
     if (flags & 16) {
@@ -205,15 +276,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             goto done;
         o->type = (ANeuralNetworksOperandType){type, rank, rank ? o->dims : NULL, scale, zp};
         ANeuralNetworksModel_addOperand(m, &o->type);
-        if (kind % 3 == 1) {
+        if (kind % 4 == 1) {
             uint16_t len;
             if (!take(&r, &len, 2) || len > r.left)
                 goto done;
             ANeuralNetworksModel_setOperandValue(m, i, r.p, len);
             r.p += len;
             r.left -= len;
-        } else if (kind % 3 == 2) {
+        } else if (kind % 4 == 2) {
             ANeuralNetworksModel_setOperandValue(m, i, NULL, 0);
+        } else if (kind % 4 == 3) {
+            uint8_t ref;
+            if (!take_u8(&r, &ref))
+                goto done;
+            ANeuralNetworksModel *value = ref_models()[ref % N_REFS];
+            if (value)
+                ANeuralNetworksModel_setOperandValueFromModel(m, i, value);
         }
         if (type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL) {
             uint8_t dim;

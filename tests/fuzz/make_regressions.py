@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Writes the hand-made inputs of tests/fuzz/regressions (format in fuzz_api.c):
 small models reproducing each class of finding, next to the fuzzer's own
-crashing inputs kept there. Usage: make_regressions.py [OUT_DIR]
+crashing inputs kept there; and the hand-made seeds of tests/fuzz/seeds that
+the conformance vectors cannot give (control flow over fuzz_api's referenced
+models). Usage: make_regressions.py
 """
 import os
 import struct
 import sys
 
-F32, I32, TF32, TI32, BOOL = 0, 1, 3, 4, 6
-RELU6, ROI_ALIGN = 21, 81
+F32, I32, TF32, TI32, BOOL, TB8, MODEL = 0, 1, 3, 4, 6, 9, 15
+ADD, RELU6, ROI_ALIGN, IF, WHILE = 0, 21, 81, 96, 97
 
 
 def operand(type_, dims, value=None, omitted=False, scale=0.0, zp=0):
@@ -18,6 +20,11 @@ def operand(type_, dims, value=None, omitted=False, scale=0.0, zp=0):
     if value is None:
         return out + bytes([0])
     return out + bytes([1]) + struct.pack("<H", len(value)) + value
+
+
+def ref(index):
+    """A MODEL operand referring to fuzz_api's ref_models()[index]."""
+    return bytes([MODEL, 0]) + struct.pack("<fi", 0.0, 0) + bytes([3, index])
 
 
 def model(operands, operations, inputs, outputs, data, flags=0):
@@ -55,6 +62,10 @@ CASES = {
     "omitted-input-relu6.bin": model(
         [operand(TF32, [2, 3], omitted=True), operand(TF32, [2, 3]), operand(TF32, [2, 3])],
         [(RELU6, [0], [1])], [2], [1], f32s(1, 2, 3, 4, 5, 6)),
+    # A required scalar (ADD's activation) given no value at execution.
+    "omitted-scalar-input-add.bin": model(
+        [operand(TF32, [2]), operand(TF32, [2]), operand(I32, []), operand(TF32, [2])],
+        [(ADD, [0, 1, 2], [3])], [0, 1, 2], [3], f32s(1, 2), flags=32),
     # Adaptive sampling over a huge ROI: ceil(bin) points per bin.
     "roi-align-huge-roi.bin": roi_align([0.0, 0.0, 1e30, 1e30], 0),
     # A ROI far from the map but with a bin small enough to be sampled.
@@ -66,13 +77,33 @@ CASES = {
 }
 
 
+SEEDS = {
+    # while x < 100: x = x + x
+    "control-flow-while-f32.bin": model(
+        [ref(1), ref(0), operand(TF32, [1]), operand(TF32, [1])],
+        [(WHILE, [0, 1, 2], [3])], [2], [3], f32s(1.0)),
+    # while x < 10: x = x + 1
+    "control-flow-while-i32.bin": model(
+        [ref(3), ref(2), operand(TI32, [1]), operand(TI32, [1])],
+        [(WHILE, [0, 1, 2], [3])], [2], [3], i32(0)),
+    # while true: the loop timeout ends it
+    "control-flow-while-forever.bin": model(
+        [ref(4), ref(5), operand(TB8, [1]), operand(TB8, [1])],
+        [(WHILE, [0, 1, 2], [3])], [2], [3], b"\1"),
+    # if c: x + x else: x + x
+    "control-flow-if.bin": model(
+        [operand(TB8, [1]), ref(0), ref(0), operand(TF32, [1]), operand(TF32, [1])],
+        [(IF, [0, 1, 2, 3], [4])], [0, 3], [4], b"\1\0\0\0"),
+}
+
+
 def main():
-    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "regressions")
-    os.makedirs(out_dir, exist_ok=True)
-    for name, blob in CASES.items():
-        with open(os.path.join(out_dir, name), "wb") as f:
-            f.write(blob)
+    here = os.path.dirname(os.path.abspath(__file__))
+    for sub, blobs in (("regressions", CASES), ("seeds", SEEDS)):
+        os.makedirs(os.path.join(here, sub), exist_ok=True)
+        for name, blob in blobs.items():
+            with open(os.path.join(here, sub, name), "wb") as f:
+                f.write(blob)
 
 
 if __name__ == "__main__":

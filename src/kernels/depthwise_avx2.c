@@ -1,0 +1,139 @@
+/* AVX2 depthwise tiles: 8 channels per vector, one accumulator per pixel
+ * (the pixels' multiply-add chains overlap and share each filter load);
+ * channels past the last full vector go to the portable tile. */
+#include <immintrin.h>
+
+#include "kernels/depthwise_internal.h"
+
+/* The channels [done, nc) of a tile, by the portable kernels. */
+static nn_dw_tile tail_of(const nn_dw_tile *t, size_t done)
+{
+    nn_dw_tile r = *t;
+    r.nc = t->nc - done;
+    return r;
+}
+
+static inline __attribute__((always_inline)) void f32_tile(const int PX, const nn_dw_tile *t,
+                                                           size_t nv, const float *in,
+                                                           const float *f, const float *bias,
+                                                           float lo, float hi, float *out)
+{
+    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+    for (size_t c = 0; c < nv; c += 8) {
+        const __m256 b = bias ? _mm256_loadu_ps(bias + c) : _mm256_setzero_ps();
+        __m256 acc[NN_DW_PX_MAX];
+#pragma GCC unroll 8
+        for (int p = 0; p < PX; p++)
+            acc[p] = b;
+        for (size_t r = 0; r < t->rows; r++) {
+            const float *ir = in + r * t->in_row + c, *fr = f + r * t->f_row + c;
+            for (size_t j = 0; j < t->cols; j++) {
+                const __m256 fv = _mm256_loadu_ps(fr + j * t->f_col);
+                const float *ij = ir + j * t->in_col;
+#pragma GCC unroll 8
+                for (int p = 0; p < PX; p++)
+                    acc[p] = _mm256_fmadd_ps(_mm256_loadu_ps(ij + p * t->in_px), fv, acc[p]);
+            }
+        }
+#pragma GCC unroll 8
+        for (int p = 0; p < PX; p++)
+            _mm256_storeu_ps(out + p * t->out_px + c,
+                             _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc[p])));
+    }
+}
+
+void nn_dw_tile_f32_avx2(const nn_dw_tile *t, size_t px, const float *in, const float *f,
+                         const float *bias, float lo, float hi, float *out)
+{
+    size_t nv = t->nc & ~(size_t)7;
+    switch (px) {
+    case 8:
+        f32_tile(8, t, nv, in, f, bias, lo, hi, out);
+        break;
+    case 4:
+        f32_tile(4, t, nv, in, f, bias, lo, hi, out);
+        break;
+    case 2:
+        f32_tile(2, t, nv, in, f, bias, lo, hi, out);
+        break;
+    default:
+        for (size_t p = 0; p < px; p++)
+            f32_tile(1, t, nv, in + p * t->in_px, f, bias, lo, hi, out + p * t->out_px);
+    }
+    if (nv < t->nc) {
+        nn_dw_tile r = tail_of(t, nv);
+        nn_dw_tile_f32_c(&r, px, in + nv, f + nv, bias ? bias + nv : NULL, lo, hi, out + nv);
+    }
+}
+
+static inline __attribute__((always_inline)) __m256 load_q8(const bool SIGNED, const uint8_t *p,
+                                                            __m256i zin)
+{
+    __m128i raw = _mm_loadl_epi64((const __m128i *)(const void *)p);
+    __m256i x = SIGNED ? _mm256_cvtepi8_epi32(raw) : _mm256_cvtepu8_epi32(raw);
+    return _mm256_cvtepi32_ps(_mm256_sub_epi32(x, zin));
+}
+
+static inline __attribute__((always_inline)) void q8_tile(const int PX, const bool SIGNED,
+                                                          const nn_dw_tile *t, size_t nv,
+                                                          const uint8_t *in, int32_t in_zero,
+                                                          const float *f, int32_t *acc_out)
+{
+    const __m256i zin = _mm256_set1_epi32(in_zero);
+    for (size_t c = 0; c < nv; c += 8) {
+        __m256 acc[NN_DW_PX_MAX];
+#pragma GCC unroll 8
+        for (int p = 0; p < PX; p++)
+            acc[p] = _mm256_setzero_ps();
+        for (size_t r = 0; r < t->rows; r++) {
+            const uint8_t *ir = in + r * t->in_row + c;
+            const float *fr = f + r * t->f_row + c;
+            for (size_t j = 0; j < t->cols; j++) {
+                const __m256 fv = _mm256_loadu_ps(fr + j * t->f_col);
+                const uint8_t *ij = ir + j * t->in_col;
+#pragma GCC unroll 8
+                for (int p = 0; p < PX; p++)
+                    acc[p] = _mm256_fmadd_ps(load_q8(SIGNED, ij + p * t->in_px, zin), fv, acc[p]);
+            }
+        }
+#pragma GCC unroll 8
+        for (int p = 0; p < PX; p++)
+            _mm256_storeu_si256((__m256i *)(void *)(acc_out + p * t->out_px + c),
+                                _mm256_cvtps_epi32(acc[p]));
+    }
+}
+
+static inline __attribute__((always_inline)) void q8_tiles(const bool SIGNED, const nn_dw_tile *t,
+                                                           size_t px, size_t nv, const uint8_t *in,
+                                                           int32_t in_zero, const float *f,
+                                                           int32_t *acc)
+{
+    switch (px) {
+    case 8:
+        q8_tile(8, SIGNED, t, nv, in, in_zero, f, acc);
+        break;
+    case 4:
+        q8_tile(4, SIGNED, t, nv, in, in_zero, f, acc);
+        break;
+    case 2:
+        q8_tile(2, SIGNED, t, nv, in, in_zero, f, acc);
+        break;
+    default:
+        for (size_t p = 0; p < px; p++)
+            q8_tile(1, SIGNED, t, nv, in + p * t->in_px, in_zero, f, acc + p * t->out_px);
+    }
+}
+
+void nn_dw_tile_q8_avx2(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
+                        int32_t in_zero, const float *f, int32_t *acc)
+{
+    size_t nv = t->nc & ~(size_t)7;
+    if (in_signed)
+        q8_tiles(true, t, px, nv, in, in_zero, f, acc);
+    else
+        q8_tiles(false, t, px, nv, in, in_zero, f, acc);
+    if (nv < t->nc) {
+        nn_dw_tile r = tail_of(t, nv);
+        nn_dw_tile_q8_c(&r, px, in + nv, in_signed, in_zero, f + nv, acc + nv);
+    }
+}
