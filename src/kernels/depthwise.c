@@ -35,14 +35,14 @@ static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2, false};
 static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512, true};
 static _Atomic(const dw_isa *) g_isa;
 
-/* The widest tiles the CPU runs; NN_GEMM_ISA=avx2 or c narrows the choice
+/* The widest tiles the CPU runs; NNAPI_LINUX_ISA=avx2 or c narrows the choice
  * as it does for the GEMM (for testing the other paths). */
 static const dw_isa *dw_isa_get(void)
 {
     const dw_isa *isa = atomic_load_explicit(&g_isa, memory_order_acquire);
     if (isa)
         return isa;
-    const char *force = getenv("NN_GEMM_ISA");
+    const char *force = getenv("NNAPI_LINUX_ISA");
     bool allow512 = !force || strcmp(force, "avx512") == 0;
     bool allow2 = !force || strcmp(force, "c") != 0;
     __builtin_cpu_init();

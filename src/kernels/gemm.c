@@ -99,14 +99,14 @@ static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx51
                                         nn_qgemm_requant_avx512, nn_sgemm_dot_avx512};
 static _Atomic(const nn_gemm_isa *) g_isa;
 
-/* The widest kernels the CPU runs; NN_GEMM_ISA=avx2 or c narrows the choice
+/* The widest kernels the CPU runs; NNAPI_LINUX_ISA=avx2 or c narrows the choice
  * (for testing the other paths). */
 static const nn_gemm_isa *gemm_isa(void)
 {
     const nn_gemm_isa *isa = atomic_load_explicit(&g_isa, memory_order_acquire);
     if (isa)
         return isa;
-    const char *force = getenv("NN_GEMM_ISA");
+    const char *force = getenv("NNAPI_LINUX_ISA");
     bool allow512 = !force || strcmp(force, "avx512") == 0;
     bool allow2 = !force || strcmp(force, "c") != 0;
     __builtin_cpu_init();
