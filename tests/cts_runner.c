@@ -3,7 +3,9 @@
  * libneuralnetworks through the public API only.
  *
  * Every test is built, compiled and executed once per execution mode; each
- * test x mode is one counted case. Results are compared with the CTS accuracy
+ * test x mode is one counted case. The constants mode turns every main-model
+ * input but the first into a constant operand, so that operations which pack
+ * constant weights at compile time run their packed paths. Results are compared with the CTS accuracy
  * criteria described in /work/shared/cts/FORMAT.md (see tests/cts/README.md).
  */
 #ifndef _GNU_SOURCE
@@ -103,10 +105,10 @@ static const char* const k_lifetimes[] = {
 };
 
 enum { MODE_SYNC, MODE_ASYNC, MODE_BURST, MODE_MEMORY, MODE_DYNAMIC, MODE_REUSABLE, MODE_FENCED,
-       NUM_MODES };
+       MODE_CONSTANTS, NUM_MODES };
 
 static const char* const k_mode_names[NUM_MODES] = {
-    "sync", "async", "burst", "memory", "dynamic", "reusable", "fenced",
+    "sync", "async", "burst", "memory", "dynamic", "reusable", "fenced", "constants",
 };
 
 static const char* const k_versions[] = {"V1_0", "V1_1", "V1_2", "V1_3", "V1_3_cts_only"};
@@ -687,10 +689,41 @@ static void prepared_free(prepared* p) {
 
 static int build_ref(const test_case* t, prepared* p, uint32_t r, char* why);
 
-/* Builds and finishes one subgraph. Returns a ResultCode, or -1 for a runner
- * error (why says which). */
-static int build_subgraph(const test_case* t, prepared* p, const subgraph* sg, bool is_main,
-                          bool dynamic, built_model* b, char* why) {
+/* Main-model inputs that stay inputs: all of them, or in the constants mode
+ * only the first. */
+static uint32_t bound_inputs(const test_case* t, bool constants) {
+    return constants && t->main.n_inputs > 1 ? 1 : t->main.n_inputs;
+}
+
+/* Lifetimes the model is built with. In the constants mode the inputs after
+ * the first become constants: those with data alternately copied and
+ * referenced from the pool, omitted ones without a value. */
+static int* build_lifetimes(const subgraph* sg, uint32_t n_bound, char* why) {
+    int* life = malloc((sg->n_operands ? sg->n_operands : 1) * sizeof *life);
+    if (!life) {
+        set_why(why, "out of memory");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < sg->n_operands; i++) life[i] = sg->operands[i].lifetime;
+    bool copy = true;
+    for (uint32_t k = n_bound; k < sg->n_inputs; k++) {
+        const operand* o = &sg->operands[sg->inputs[k]];
+        if (!o->has_data) {
+            life[sg->inputs[k]] = LT_NO_VALUE;
+            continue;
+        }
+        life[sg->inputs[k]] = copy ? LT_CONSTANT_COPY : LT_CONSTANT_REFERENCE;
+        copy = !copy;
+    }
+    return life;
+}
+
+/* Builds and finishes one subgraph with the given lifetimes, of which the
+ * first n_bound inputs are model inputs. Returns a ResultCode, or -1 for a
+ * runner error (why says which). */
+static int build_model(const test_case* t, prepared* p, const subgraph* sg, bool is_main,
+                       bool dynamic, const int* life, uint32_t n_bound, built_model* b,
+                       char* why) {
     int rc;
     rc = api(ANeuralNetworksModel_create(&b->model), why, "ANeuralNetworksModel_create");
     if (rc) return rc;
@@ -699,7 +732,7 @@ static int build_subgraph(const test_case* t, prepared* p, const subgraph* sg, b
     size_t pool_size = 0;
     for (uint32_t i = 0; i < sg->n_operands; i++) {
         const operand* o = &sg->operands[i];
-        if (o->lifetime == LT_CONSTANT_REFERENCE) pool_size = align_up(pool_size) + o->bytes;
+        if (life[i] == LT_CONSTANT_REFERENCE) pool_size = align_up(pool_size) + o->bytes;
     }
     if (pool_size) {
         int fd;
@@ -708,7 +741,7 @@ static int build_subgraph(const test_case* t, prepared* p, const subgraph* sg, b
         size_t off = 0;
         for (uint32_t i = 0; i < sg->n_operands; i++) {
             const operand* o = &sg->operands[i];
-            if (o->lifetime != LT_CONSTANT_REFERENCE) continue;
+            if (life[i] != LT_CONSTANT_REFERENCE) continue;
             off = align_up(off);
             if (o->bytes) memcpy(map + off, o->data, o->bytes);
             off += o->bytes;
@@ -756,7 +789,7 @@ static int build_subgraph(const test_case* t, prepared* p, const subgraph* sg, b
                      why, "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(%u)", i);
             if (rc) return rc;
         }
-        switch (o->lifetime) {
+        switch (life[i]) {
         case LT_CONSTANT_COPY: {
             /* Values longer than 128 bytes are referenced, not copied: o->data
              * lives until the test is freed, after the model. */
@@ -797,7 +830,7 @@ static int build_subgraph(const test_case* t, prepared* p, const subgraph* sg, b
                  why, "ANeuralNetworksModel_addOperation(%u: %s)", i, k_op_names[op->type]);
         if (rc) return rc;
     }
-    rc = api(ANeuralNetworksModel_identifyInputsAndOutputs(b->model, sg->n_inputs, sg->inputs,
+    rc = api(ANeuralNetworksModel_identifyInputsAndOutputs(b->model, n_bound, sg->inputs,
                                                            sg->n_outputs, sg->outputs),
              why, "ANeuralNetworksModel_identifyInputsAndOutputs");
     if (rc) return rc;
@@ -810,6 +843,18 @@ static int build_subgraph(const test_case* t, prepared* p, const subgraph* sg, b
                is_main ? "" : " (referenced model)");
 }
 
+/* Builds and finishes one subgraph. Returns a ResultCode, or -1 for a runner
+ * error (why says which). */
+static int build_subgraph(const test_case* t, prepared* p, const subgraph* sg, bool is_main,
+                          bool dynamic, bool constants, built_model* b, char* why) {
+    uint32_t n_bound = is_main ? bound_inputs(t, constants) : sg->n_inputs;
+    int* life = build_lifetimes(sg, n_bound, why);
+    if (!life) return -1;
+    int rc = build_model(t, p, sg, is_main, dynamic, life, n_bound, b, why);
+    free(life);
+    return rc;
+}
+
 static int build_ref(const test_case* t, prepared* p, uint32_t r, char* why) {
     built_model* b = &p->refs[r];
     if (b->state == 2) return ANEURALNETWORKS_NO_ERROR;
@@ -818,12 +863,12 @@ static int build_ref(const test_case* t, prepared* p, uint32_t r, char* why) {
         return -1;
     }
     b->state = 1;
-    int rc = build_subgraph(t, p, &t->refs[r], false, false, b, why);
+    int rc = build_subgraph(t, p, &t->refs[r], false, false, false, b, why);
     b->state = 2;
     return rc;
 }
 
-static void prepare(const test_case* t, prepared* p, bool dynamic) {
+static void prepare(const test_case* t, prepared* p, bool dynamic, bool constants) {
     p->attempted = true;
     if (t->n_refs) {
         p->refs = calloc(t->n_refs, sizeof *p->refs);
@@ -834,7 +879,7 @@ static void prepare(const test_case* t, prepared* p, bool dynamic) {
         }
         p->n_refs = t->n_refs;
     }
-    p->rc = build_subgraph(t, p, &t->main, true, dynamic, &p->main, p->why);
+    p->rc = build_subgraph(t, p, &t->main, true, dynamic, constants, &p->main, p->why);
     if (p->rc) return;
     p->rc = api(ANeuralNetworksCompilation_create(p->main.model, &p->compilation), p->why,
                 "ANeuralNetworksCompilation_create");
@@ -846,6 +891,7 @@ static void prepare(const test_case* t, prepared* p, bool dynamic) {
 /* ---- Inputs and outputs of one execution ---- */
 
 typedef struct {
+    uint32_t n_in;           /* leading main-model inputs bound to the execution */
     uint32_t n_out;
     unsigned char** out;     /* where output i lands */
     size_t* out_len;         /* bytes handed to the runtime for output i */
@@ -872,14 +918,15 @@ static void io_free(io_set* io) {
     memset(io, 0, sizeof *io);
 }
 
-/* Buffers for the test's inputs and outputs. Output `short_out` (or none when
- * it is out of range) gets one element less than it needs. Zero-sized outputs
- * still get a one-byte buffer, as the CTS harness does. */
-static int io_init(const test_case* t, io_set* io, bool use_memory, uint32_t short_out,
-                   char* why) {
+/* Buffers for the test's first n_in inputs and its outputs. Output `short_out`
+ * (or none when it is out of range) gets one element less than it needs.
+ * Zero-sized outputs still get a one-byte buffer, as the CTS harness does. */
+static int io_init(const test_case* t, io_set* io, uint32_t n_in_bound, bool use_memory,
+                   uint32_t short_out, char* why) {
     const subgraph* sg = &t->main;
     memset(io, 0, sizeof *io);
     io->use_memory = use_memory;
+    io->n_in = n_in_bound;
     io->n_out = sg->n_outputs;
     uint32_t n_out = sg->n_outputs ? sg->n_outputs : 1;
     uint32_t n_in = sg->n_inputs ? sg->n_inputs : 1;
@@ -906,7 +953,7 @@ static int io_init(const test_case* t, io_set* io, bool use_memory, uint32_t sho
     }
 
     size_t in_size = 0;
-    for (uint32_t i = 0; i < sg->n_inputs; i++) {
+    for (uint32_t i = 0; i < io->n_in; i++) {
         const operand* o = &sg->operands[sg->inputs[i]];
         if (!o->has_data) continue;
         io->in_off[i] = align_up(in_size + 1);
@@ -916,7 +963,7 @@ static int io_init(const test_case* t, io_set* io, bool use_memory, uint32_t sho
         int fd;
         unsigned char* map = memfd_map(in_size, &fd, why);
         if (!map) return OUTCOME_RUNNER_ERROR;
-        for (uint32_t i = 0; i < sg->n_inputs; i++) {
+        for (uint32_t i = 0; i < io->n_in; i++) {
             const operand* o = &sg->operands[sg->inputs[i]];
             if (o->has_data) memcpy(map + io->in_off[i], o->data, o->bytes);
         }
@@ -957,7 +1004,7 @@ static void io_poison(io_set* io) {
 
 static int io_bind(const test_case* t, io_set* io, ANeuralNetworksExecution* e, char* why) {
     const subgraph* sg = &t->main;
-    for (uint32_t i = 0; i < sg->n_inputs; i++) {
+    for (uint32_t i = 0; i < io->n_in; i++) {
         const operand* o = &sg->operands[sg->inputs[i]];
         int rc;
         if (!o->has_data) {
@@ -1185,12 +1232,12 @@ static int run(ANeuralNetworksExecution* e, run_kind kind, ANeuralNetworksCompil
 }
 
 /* One execution of the compilation with fresh buffers, checked. `times` runs
- * the same (reusable) execution repeatedly. */
+ * the same (reusable) execution repeatedly; n_in inputs are bound. */
 static int run_checked(const test_case* t, ANeuralNetworksCompilation* c, run_kind kind,
-                       bool use_memory, int times, char* why) {
+                       uint32_t n_in, bool use_memory, int times, char* why) {
     io_set io;
     ANeuralNetworksExecution* e = NULL;
-    int outcome = io_init(t, &io, use_memory, UINT32_MAX, why);
+    int outcome = io_init(t, &io, n_in, use_memory, UINT32_MAX, why);
     if (outcome != OUTCOME_OK) goto done;
     if (execution_create(t, c, times > 1, &e, why) || io_bind(t, &io, e, why)) {
         outcome = OUTCOME_API_ERROR;
@@ -1230,13 +1277,13 @@ static uint32_t output_to_shorten(const test_case* t) {
 }
 
 static int mode_dynamic(const test_case* t, ANeuralNetworksCompilation* c, char* why) {
-    int outcome = run_checked(t, c, RUN_SYNC, false, 1, why);
+    int outcome = run_checked(t, c, RUN_SYNC, t->main.n_inputs, false, 1, why);
     if (outcome != OUTCOME_OK || t->expect_failure) return outcome;
     uint32_t k = output_to_shorten(t);
     if (k == UINT32_MAX) return outcome; /* nothing can be one element short */
     io_set io;
     ANeuralNetworksExecution* e = NULL;
-    outcome = io_init(t, &io, false, k, why);
+    outcome = io_init(t, &io, t->main.n_inputs, false, k, why);
     if (outcome == OUTCOME_OK) {
         if (execution_create(t, c, false, &e, why) || io_bind(t, &io, e, why)) {
             outcome = OUTCOME_API_ERROR;
@@ -1274,7 +1321,7 @@ static int fenced_chain(const test_case* t, ANeuralNetworksCompilation* c, char*
     int outcome = OUTCOME_OK;
     int ready = 0;
     for (; ready < 2 && outcome == OUTCOME_OK; ready++) {
-        outcome = io_init(t, &io[ready], false, UINT32_MAX, why);
+        outcome = io_init(t, &io[ready], t->main.n_inputs, false, UINT32_MAX, why);
         if (outcome == OUTCOME_OK &&
             (execution_create(t, c, false, &e[ready], why) || io_bind(t, &io[ready], e[ready], why)))
             outcome = OUTCOME_API_ERROR;
@@ -1316,7 +1363,7 @@ static int mode_fenced(const test_case* t, ANeuralNetworksCompilation* c, char* 
         set_why(why, "outputs with unspecified dimensions cannot be fenced");
         return OUTCOME_SKIP;
     }
-    int outcome = run_checked(t, c, RUN_FENCED, false, 1, why);
+    int outcome = run_checked(t, c, RUN_FENCED, t->main.n_inputs, false, 1, why);
     if (outcome != OUTCOME_OK || t->expect_failure) return outcome;
     return fenced_chain(t, c, why);
 }
@@ -1331,9 +1378,10 @@ typedef struct {
 
 enum { CASE_PASS, CASE_FAIL, CASE_SKIP };
 
-static int run_mode(const test_case* t, prepared* stat, prepared* dyn, int mode, char* why) {
-    prepared* p = mode == MODE_DYNAMIC ? dyn : stat;
-    if (!p->attempted) prepare(t, p, mode == MODE_DYNAMIC);
+static int run_mode(const test_case* t, prepared* stat, prepared* dyn, prepared* cst, int mode,
+                    char* why) {
+    prepared* p = mode == MODE_DYNAMIC ? dyn : mode == MODE_CONSTANTS ? cst : stat;
+    if (!p->attempted) prepare(t, p, mode == MODE_DYNAMIC, mode == MODE_CONSTANTS);
     if (p->rc) {
         if (t->expect_failure && p->rc > 0) return CASE_PASS;
         set_why(why, "%s", p->why);
@@ -1341,13 +1389,17 @@ static int run_mode(const test_case* t, prepared* stat, prepared* dyn, int mode,
     }
     int outcome;
     ANeuralNetworksCompilation* c = p->compilation;
+    uint32_t n_in = t->main.n_inputs;
     switch (mode) {
-    case MODE_SYNC: outcome = run_checked(t, c, RUN_SYNC, false, 1, why); break;
-    case MODE_ASYNC: outcome = run_checked(t, c, RUN_ASYNC, false, 1, why); break;
-    case MODE_BURST: outcome = run_checked(t, c, RUN_BURST, false, 1, why); break;
-    case MODE_MEMORY: outcome = run_checked(t, c, RUN_SYNC, true, 1, why); break;
+    case MODE_SYNC: outcome = run_checked(t, c, RUN_SYNC, n_in, false, 1, why); break;
+    case MODE_ASYNC: outcome = run_checked(t, c, RUN_ASYNC, n_in, false, 1, why); break;
+    case MODE_BURST: outcome = run_checked(t, c, RUN_BURST, n_in, false, 1, why); break;
+    case MODE_MEMORY: outcome = run_checked(t, c, RUN_SYNC, n_in, true, 1, why); break;
     case MODE_DYNAMIC: outcome = mode_dynamic(t, c, why); break;
-    case MODE_REUSABLE: outcome = run_checked(t, c, RUN_SYNC, false, 2, why); break;
+    case MODE_REUSABLE: outcome = run_checked(t, c, RUN_SYNC, n_in, false, 2, why); break;
+    case MODE_CONSTANTS:
+        outcome = run_checked(t, c, RUN_SYNC, bound_inputs(t, true), false, 1, why);
+        break;
     default: outcome = mode_fenced(t, c, why); break;
     }
     switch (outcome) {
@@ -1378,10 +1430,11 @@ static void tally(runner* r, const bool* has_op, int mode, int result) {
 static void run_test(runner* r, const json_value* jt, const char* spec, const char* version,
                      const bool* has_op) {
     test_case t;
-    prepared stat, dyn;
+    prepared stat, dyn, cst;
     char why[WHY_LEN];
     memset(&stat, 0, sizeof stat);
     memset(&dyn, 0, sizeof dyn);
+    memset(&cst, 0, sizeof cst);
     why[0] = '\0';
     bool readable = read_test(jt, spec, version, &t, why);
     for (int m = 0; m < r->n_modes; m++) {
@@ -1389,7 +1442,7 @@ static void run_test(runner* r, const json_value* jt, const char* spec, const ch
         int result = CASE_FAIL;
         if (readable) {
             why[0] = '\0';
-            result = run_mode(&t, &stat, &dyn, mode, why);
+            result = run_mode(&t, &stat, &dyn, &cst, mode, why);
         }
         tally(r, has_op, mode, result);
         if (r->verbose && result == CASE_FAIL)
@@ -1398,6 +1451,7 @@ static void run_test(runner* r, const json_value* jt, const char* spec, const ch
     }
     prepared_free(&stat);
     prepared_free(&dyn);
+    prepared_free(&cst);
     test_free(&t);
 }
 
@@ -1442,8 +1496,9 @@ static void usage(FILE* f) {
     fprintf(f,
             "usage: nn_cts [options]\n"
             "Runs the NNAPI CTS generated tests against libneuralnetworks.\n"
-            "  --modes m1,m2,...  execution modes (default: all of\n"
-            "                     sync,async,burst,memory,dynamic,reusable,fenced)\n"
+            "  --modes m1,m2,...  execution modes (default: all of sync,async,burst,\n"
+            "                     memory,dynamic,reusable,fenced,constants; constants\n"
+            "                     makes every model input but the first a constant)\n"
             "  --all              every test in every mode (the full run)\n"
             "  --op NAME          tests that contain operation NAME (repeatable)\n"
             "  --filter SUBSTR    tests whose name or spec contains SUBSTR (repeatable)\n"

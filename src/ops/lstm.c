@@ -375,7 +375,11 @@ static int lstm_prepare(nn_op_call *c)
     size_t B = x->dims[0];
     if (x->dims[1] != d.I || !dims_are(h, 2, B, d.P) || !dims_are(cs, 2, B, d.U))
         return SEQ_BAD;
-    set2(c->out[0], B, (present(c, layout_step.w_x) ? 4 : 3) * d.U);
+    /* The scratch width depends on CIFG, unknown before execution while the
+     * input-to-input weights are a model input that may still be omitted. */
+    int w_x = seq_presence(c, layout_step.w_x);
+    if (w_x != SEQ_UNKNOWN)
+        set2(c->out[0], B, (w_x == SEQ_PRESENT ? 4 : 3) * d.U);
     set2(c->out[1], B, d.P);
     set2(c->out[2], B, d.U);
     set2(c->out[3], B, d.P);
