@@ -93,7 +93,7 @@ void nn_dw_tile_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_
                 const float *w = f + r * t->f_row + j * t->f_col;
                 for (size_t c = 0; c < t->nc; c++) {
                     int32_t v = (in_signed ? (int8_t)x[c] : x[c]) - in_zero;
-                    a[c] += v * (int32_t)w[c];
+                    a[c] = nn_wrapping_add_i32(a[c], v * (int32_t)w[c]);
                 }
             }
     }

@@ -58,7 +58,8 @@ void nn_qgemm_kernel_c(size_t mr, size_t kq, const uint32_t *apack, size_t mr_st
             const uint8_t *ai = ag + 4 * i;
             for (size_t j = 0; j < NR; j++) {
                 const int8_t *bj = bg + 4 * j;
-                acc[i * NR + j] += ai[0] * bj[0] + ai[1] * bj[1] + ai[2] * bj[2] + ai[3] * bj[3];
+                acc[i * NR + j] = nn_wrapping_add_i32(
+                        acc[i * NR + j], ai[0] * bj[0] + ai[1] * bj[1] + ai[2] * bj[2] + ai[3] * bj[3]);
             }
         }
     }

@@ -58,6 +58,13 @@ static inline int32_t nn_add_sat_i32(int32_t a, int32_t b)
     return s;
 }
 
+/* a + b wrapping around as the vector units' 32-bit lanes do: the portable
+ * kernels must give their results, and signed overflow would be undefined. */
+static inline int32_t nn_wrapping_add_i32(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+
 static inline int32_t nn_clamp_i32(int32_t v, int32_t lo, int32_t hi)
 {
     return v < lo ? lo : (v > hi ? hi : v);

@@ -125,7 +125,8 @@ static void pool_rows(void *arg, size_t begin, size_t end)
             for (size_t c0 = 0; c0 < ch; c0 += CB) {
                 size_t nc = ch - c0 < CB ? ch - c0 : CB;
                 if (J->quant) {
-                    int32_t acc[CB];
+                    /* 64 bits: a window of any size sums without overflow. */
+                    int64_t acc[CB];
                     for (size_t c = 0; c < nc; c++)
                         acc[c] = J->kind == POOL_MAX ? INT32_MIN : 0;
                     for (int64_t y = ys; y < ye; y++)
@@ -141,9 +142,12 @@ static void pool_rows(void *arg, size_t begin, size_t end)
                             }
                         }
                     for (size_t c = 0; c < nc; c++) {
-                        int32_t v = acc[c];
+                        int64_t sum = acc[c];
+                        int32_t v = (int32_t)sum;
                         if (J->kind == POOL_AVG)
-                            v = cnt ? (int32_t)(v >= 0 ? (v + cnt / 2) / cnt : (v - cnt / 2) / cnt) : 0;
+                            v = cnt ? (int32_t)(sum >= 0 ? (sum + cnt / 2) / cnt
+                                                         : (sum - cnt / 2) / cnt)
+                                    : 0;
                         else if (!cnt)
                             v = 0;
                         v = nn_clamp_i32(v, J->qlo, J->qhi);
