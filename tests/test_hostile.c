@@ -16,10 +16,16 @@
 
 #include "test_util.h"
 
-/* Under AddressSanitizer an impossible allocation must return NULL, as
- * malloc does, rather than abort: that is the path under test. */
+/* Under the sanitizers an impossible allocation must return NULL, as malloc
+ * does, rather than abort: that is the path under test. */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
+
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
 {
     return "allocator_may_return_null=1";
 }

@@ -141,7 +141,7 @@ static void dw_rows_large(const dw_job *J, size_t begin, size_t end)
                         if (q) {
                             const uint8_t *in = J->in;
                             int32_t xv = q->in_signed ? (int8_t)in[ii] : in[ii];
-                            qacc += (xv - q->in_zero) * J->wf[fi];
+                            qacc = nn_wrapping_add_i32(qacc, (xv - q->in_zero) * J->wf[fi]);
                         } else {
                             facc += ((const float *)J->in)[ii] * J->f[fi];
                         }
@@ -196,8 +196,8 @@ static void requant_tile(const dw_job *J, size_t px, size_t c0, size_t nc, const
             continue;
         }
         for (size_t c = 0; c < nc; c++) {
-            int32_t v = q->out_zero + nn_mul_by_quant_mult(a[c] + J->qbias[c0 + c],
-                                                           q->mult[c0 + c], q->shift[c0 + c]);
+            int32_t sum = nn_wrapping_add_i32(a[c], J->qbias[c0 + c]);
+            int32_t v = q->out_zero + nn_mul_by_quant_mult(sum, q->mult[c0 + c], q->shift[c0 + c]);
             v = nn_clamp_i32(v, q->lo, q->hi);
             if (q->out_signed)
                 ((int8_t *)J->out)[o + c] = (int8_t)v;

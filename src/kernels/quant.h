@@ -48,16 +48,6 @@ static inline int32_t nn_mul_by_quant_mult(int32_t x, int32_t mult, int shift)
     return nn_rounding_shift_right(nn_srdhm((int32_t)shifted, mult), right);
 }
 
-/* a + b saturated to the int32 range: an accumulator that starts from a
- * bias in the model's data must not overflow. */
-static inline int32_t nn_add_sat_i32(int32_t a, int32_t b)
-{
-    int32_t s;
-    if (__builtin_add_overflow(a, b, &s))
-        return a < 0 ? INT32_MIN : INT32_MAX;
-    return s;
-}
-
 /* a + b wrapping around as the vector units' 32-bit lanes do: the portable
  * kernels must give their results, and signed overflow would be undefined. */
 static inline int32_t nn_wrapping_add_i32(int32_t a, int32_t b)

@@ -580,7 +580,7 @@ static int execute_transpose(nn_op_call *c)
                     if (s.quant) {
                         const int32_t *cv = (const int32_t *)col + src;
                         for (size_t o = 0; o < oc; o++)
-                            acc[dst + o] += cv[o];
+                            acc[dst + o] = nn_wrapping_add_i32(acc[dst + o], cv[o]);
                     } else {
                         const float *cv = (const float *)col + src;
                         for (size_t o = 0; o < oc; o++)

@@ -153,4 +153,5 @@ static int execute_fc(nn_op_call *c)
 const nn_op_def nn_op_FULLY_CONNECTED = {
     .code = ANEURALNETWORKS_FULLY_CONNECTED, .name = "FULLY_CONNECTED", .validate = validate_fc,
     .prepare = prepare_fc, .execute = execute_fc, .plan = plan_fc, .release = release_fc,
+    .optional_inputs = true,
 };

@@ -9,8 +9,8 @@ import os
 import struct
 import sys
 
-F32, I32, TF32, TI32, BOOL, TB8, MODEL = 0, 1, 3, 4, 6, 9, 15
-ADD, RELU6, ROI_ALIGN, IF, WHILE = 0, 21, 81, 96, 97
+F32, I32, TF32, TI32, TQA8, BOOL, TB8, MODEL = 0, 1, 3, 4, 5, 6, 9, 15
+ADD, DEPTHWISE_CONV_2D, RELU6, ROI_ALIGN, IF, WHILE = 0, 4, 21, 81, 96, 97
 
 
 def operand(type_, dims, value=None, omitted=False, scale=0.0, zp=0):
@@ -66,6 +66,15 @@ CASES = {
     "omitted-scalar-input-add.bin": model(
         [operand(TF32, [2]), operand(TF32, [2]), operand(I32, []), operand(TF32, [2])],
         [(ADD, [0, 1, 2], [3])], [0, 1, 2], [3], f32s(1, 2), flags=32),
+    # A quantized bias of INT32_MIN plus negative products.
+    "int32-bias-overflow-depthwise.bin": model(
+        [operand(TQA8, [1, 2, 2, 1], scale=1.0, zp=255),
+         operand(TQA8, [1, 1, 1, 1], b"\xff", scale=1.0),
+         operand(TI32, [1], i32(-2**31), scale=1.0),
+         operand(I32, [], i32(1)), operand(I32, [], i32(1)), operand(I32, [], i32(1)),
+         operand(I32, [], i32(1)), operand(I32, [], i32(0)),
+         operand(TQA8, [1, 2, 2, 1], scale=1.0)],
+        [(DEPTHWISE_CONV_2D, list(range(8)), [8])], [0], [8], b"\0" * 4),
     # Adaptive sampling over a huge ROI: ceil(bin) points per bin.
     "roi-align-huge-roi.bin": roi_align([0.0, 0.0, 1e30, 1e30], 0),
     # A ROI far from the map but with a bin small enough to be sampled.
