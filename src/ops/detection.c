@@ -24,25 +24,6 @@ enum { FL3 = ANEURALNETWORKS_FEATURE_LEVEL_3, FL4 = ANEURALNETWORKS_FEATURE_LEVE
 #define T_QA16 ANEURALNETWORKS_TENSOR_QUANT16_ASYMM
 #define T_QS16 ANEURALNETWORKS_TENSOR_QUANT16_SYMM
 
-/* Main tensor type of the box operations: float32/16, quant8 (signed from FL4). */
-static bool box_main_type_ok(const nn_op_call *c, int32_t t)
-{
-    if (t == T_F32 || t == T_F16 || t == T_QA8)
-        return true;
-    return t == T_QA8S && c->feature_level >= FL4;
-}
-
-/* Box coordinates accompanying a main tensor of type t: same float type, or
- * QUANT16_ASYMM with scale 0.125 and zero point 0 for quantized t. */
-static int check_box_coords(const nn_tensor *b, int32_t t)
-{
-    if (t == T_F32 || t == T_F16)
-        return b->type == t ? SEQ_OK : SEQ_BAD;
-    if (b->type != T_QA16 || b->scale != 0.125f || b->zero_point != 0)
-        return SEQ_BAD;
-    return SEQ_OK;
-}
-
 static void set_dims(nn_tensor *t, uint32_t rank, uint32_t d0, uint32_t d1, uint32_t d2)
 {
     t->rank = rank;
@@ -64,8 +45,8 @@ static int bbox_validate(const nn_op_call *c)
     if (t == T_QA16) {
         if (delta->type != T_QA8 && !(delta->type == T_QA8S && c->feature_level >= FL4))
             return SEQ_BAD;
-        if (check_box_coords(roi, T_QA8) || check_box_coords(info, T_QA8) ||
-            check_box_coords(out, T_QA8) || nn_check_quant(delta))
+        if (seq_check_box_coords(roi, T_QA8) || seq_check_box_coords(info, T_QA8) ||
+            seq_check_box_coords(out, T_QA8) || nn_check_quant(delta))
             return SEQ_BAD;
     } else if (t == T_F32 || t == T_F16) {
         if (delta->type != t || info->type != t || out->type != t)
@@ -140,9 +121,9 @@ static int nms_validate(const nn_op_call *c)
     const nn_tensor *scores = c->in[0];
     int32_t t = scores->type;
     int32_t ft = seq_scalar_type_for(t);
-    if (!box_main_type_ok(c, t) || nn_check_rank(scores, 2, 2) || nn_check_quant(scores))
+    if (!seq_box_main_type_ok(c, t) || nn_check_rank(scores, 2, 2) || nn_check_quant(scores))
         return SEQ_BAD;
-    if (check_box_coords(c->in[1], t) || nn_check_rank(c->in[1], 2, 2) ||
+    if (seq_check_box_coords(c->in[1], t) || nn_check_rank(c->in[1], 2, 2) ||
         seq_check_tensor(c->in[2], T_I32, 1))
         return SEQ_BAD;
     if (seq_check_scalar(c->in[3], ft) || seq_check_scalar(c->in[4], ANEURALNETWORKS_INT32) ||
@@ -156,7 +137,7 @@ static int nms_validate(const nn_op_call *c)
     if (o0->type != t || (t != T_F32 && t != T_F16 &&
                           (o0->scale != scores->scale || o0->zero_point != scores->zero_point)))
         return SEQ_BAD;
-    if (check_box_coords(c->out[1], t) || c->out[2]->type != T_I32 || c->out[3]->type != T_I32)
+    if (seq_check_box_coords(c->out[1], t) || c->out[2]->type != T_I32 || c->out[3]->type != T_I32)
         return SEQ_BAD;
     return SEQ_OK;
 }
@@ -335,7 +316,7 @@ static int gp_validate(const nn_op_call *c)
     const nn_tensor *scores = c->in[0], *deltas = c->in[1], *anchors = c->in[2], *info = c->in[3];
     int32_t t = scores->type;
     int32_t ft = seq_scalar_type_for(t);
-    if (!box_main_type_ok(c, t) || nn_check_rank(scores, 4, 4) || nn_check_quant(scores))
+    if (!seq_box_main_type_ok(c, t) || nn_check_rank(scores, 4, 4) || nn_check_quant(scores))
         return SEQ_BAD;
     if (deltas->type != t || nn_check_rank(deltas, 4, 4) || nn_check_quant(deltas))
         return SEQ_BAD;
@@ -343,7 +324,7 @@ static int gp_validate(const nn_op_call *c)
         if (anchors->type != t || info->type != t)
             return SEQ_BAD;
     } else if (anchors->type != T_QS16 || anchors->scale != 0.125f ||
-               check_box_coords(info, T_QA8)) {
+               seq_check_box_coords(info, T_QA8)) {
         return SEQ_BAD;
     }
     if (nn_check_rank(anchors, 2, 2) || nn_check_rank(info, 2, 2))
@@ -357,7 +338,7 @@ static int gp_validate(const nn_op_call *c)
     if (o0->type != t || (t != T_F32 && t != T_F16 &&
                           (o0->scale != scores->scale || o0->zero_point != scores->zero_point)))
         return SEQ_BAD;
-    if (check_box_coords(c->out[1], t) || c->out[2]->type != T_I32)
+    if (seq_check_box_coords(c->out[1], t) || c->out[2]->type != T_I32)
         return SEQ_BAD;
     return SEQ_OK;
 }

@@ -323,3 +323,22 @@ void seq_out_close(seq_fout *o, bool commit)
     o->p = NULL;
     o->owned = false;
 }
+
+bool seq_box_main_type_ok(const nn_op_call *c, int32_t t)
+{
+    if (t == ANEURALNETWORKS_TENSOR_FLOAT32 || t == ANEURALNETWORKS_TENSOR_FLOAT16 ||
+        t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM)
+        return true;
+    return t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED &&
+           c->feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_4;
+}
+
+int seq_check_box_coords(const nn_tensor *b, int32_t t)
+{
+    if (t == ANEURALNETWORKS_TENSOR_FLOAT32 || t == ANEURALNETWORKS_TENSOR_FLOAT16)
+        return b->type == t ? SEQ_OK : SEQ_BAD;
+    if (b->type != ANEURALNETWORKS_TENSOR_QUANT16_ASYMM || b->scale != 0.125f ||
+        b->zero_point != 0)
+        return SEQ_BAD;
+    return SEQ_OK;
+}

@@ -82,6 +82,14 @@ int seq_check_scalar(const nn_tensor *t, int32_t type);
 /* Type and, where known, exact rank of a tensor. rank 0 = any rank. */
 int seq_check_tensor(const nn_tensor *t, int32_t type, uint32_t rank);
 
+/* Main tensor type of the box and region operations: FLOAT32/16,
+ * QUANT8_ASYMM, and QUANT8_ASYMM_SIGNED from feature level 4. */
+bool seq_box_main_type_ok(const nn_op_call *c, int32_t t);
+
+/* Box coordinates accompanying a main tensor of type t: the same float type,
+ * or QUANT16_ASYMM with scale 0.125 and zero point 0 for quantized t. */
+int seq_check_box_coords(const nn_tensor *b, int32_t t);
+
 /* Intersection over union of two [x1, y1, x2, y2] boxes. */
 float seq_iou(const float *a, const float *b);
 

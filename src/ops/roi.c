@@ -20,18 +20,10 @@ enum { FL3 = ANEURALNETWORKS_FEATURE_LEVEL_3, FL4 = ANEURALNETWORKS_FEATURE_LEVE
 #define T_QA8S ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED
 #define T_QA16 ANEURALNETWORKS_TENSOR_QUANT16_ASYMM
 
-static bool main_type_ok(const nn_op_call *c, int32_t t)
-{
-    if (t == T_F32 || t == T_F16 || t == T_QA8)
-        return true;
-    return t == T_QA8S && c->feature_level >= FL4;
-}
-
+/* Regions: box coordinates of rank 2. */
 static int check_rois(const nn_tensor *r, int32_t t)
 {
-    if (t == T_F32 || t == T_F16)
-        return r->type == t && nn_check_rank(r, 2, 2) == SEQ_OK ? SEQ_OK : SEQ_BAD;
-    if (r->type != T_QA16 || r->scale != 0.125f || r->zero_point != 0)
+    if (seq_check_box_coords(r, t) != SEQ_OK)
         return SEQ_BAD;
     return nn_check_rank(r, 2, 2);
 }
@@ -70,7 +62,7 @@ static int roi_validate_common(const nn_op_call *c, uint32_t layout_idx, bool sa
     const nn_tensor *in = c->in[0], *out = c->out[0];
     int32_t t = in->type;
     int32_t ft = seq_scalar_type_for(t);
-    if (c->feature_level < FL3 || !main_type_ok(c, t) || nn_check_rank(in, 4, 4) ||
+    if (c->feature_level < FL3 || !seq_box_main_type_ok(c, t) || nn_check_rank(in, 4, 4) ||
         nn_check_quant(in))
         return SEQ_BAD;
     if (check_rois(c->in[1], t) || seq_check_tensor(c->in[2], T_I32, 1))
@@ -388,7 +380,7 @@ static int heat_validate(const nn_op_call *c)
         return SEQ_BAD;
     const nn_tensor *hm = c->in[0];
     int32_t t = hm->type;
-    if (!main_type_ok(c, t) || nn_check_rank(hm, 4, 4) || nn_check_quant(hm))
+    if (!seq_box_main_type_ok(c, t) || nn_check_rank(hm, 4, 4) || nn_check_quant(hm))
         return SEQ_BAD;
     if (check_rois(c->in[1], t) || seq_check_scalar(c->in[2], ANEURALNETWORKS_BOOL))
         return SEQ_BAD;
