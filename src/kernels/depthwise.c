@@ -8,7 +8,6 @@
  */
 #include "kernels/depthwise.h"
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "android/NeuralNetworks.h"
 #include "kernels/depthwise_internal.h"
 #include "kernels/gemm_internal.h"
+#include "kernels/isa.h"
 #include "kernels/quant.h"
 #include "util/threadpool.h"
 
@@ -33,28 +33,17 @@ typedef struct dw_isa {
 static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c, false};
 static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2, false};
 static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512, true};
-static _Atomic(const dw_isa *) g_isa;
-
-/* The widest tiles the CPU runs; NNAPI_LINUX_ISA=avx2 or c narrows the choice
- * as it does for the GEMM (for testing the other paths). */
+/* The tiles of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const dw_isa *dw_isa_get(void)
 {
-    const dw_isa *isa = atomic_load_explicit(&g_isa, memory_order_acquire);
-    if (isa)
-        return isa;
-    const char *force = getenv("NNAPI_LINUX_ISA");
-    bool allow512 = !force || strcmp(force, "avx512") == 0;
-    bool allow2 = !force || strcmp(force, "c") != 0;
-    __builtin_cpu_init();
-    isa = &isa_c;
-    if (allow512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("fma"))
-        isa = &isa_avx512;
-    else if (allow2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        isa = &isa_avx2;
-    atomic_store_explicit(&g_isa, isa, memory_order_release);
-    return isa;
+    switch (nn_isa_current()) {
+    case NN_ISA_AVX512:
+        return &isa_avx512;
+    case NN_ISA_AVX2:
+        return &isa_avx2;
+    default:
+        return &isa_c;
+    }
 }
 
 /* ---- portable tiles ---- */

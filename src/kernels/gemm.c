@@ -5,13 +5,13 @@
  * while the B panels of the task's columns (KC x NB) come from L2.
  */
 #include <math.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "android/NeuralNetworks.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_internal.h"
+#include "kernels/isa.h"
 #include "kernels/quant.h"
 #include "util/threadpool.h"
 
@@ -98,28 +98,17 @@ static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NN_
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
                                         NN_QGEMM_MR_AVX512, nn_qgemm_kernel_avx512,
                                         nn_qgemm_requant_avx512, nn_sgemm_dot_avx512};
-static _Atomic(const nn_gemm_isa *) g_isa;
-
-/* The widest kernels the CPU runs; NNAPI_LINUX_ISA=avx2 or c narrows the choice
- * (for testing the other paths). */
+/* The kernels of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const nn_gemm_isa *gemm_isa(void)
 {
-    const nn_gemm_isa *isa = atomic_load_explicit(&g_isa, memory_order_acquire);
-    if (isa)
-        return isa;
-    const char *force = getenv("NNAPI_LINUX_ISA");
-    bool allow512 = !force || strcmp(force, "avx512") == 0;
-    bool allow2 = !force || strcmp(force, "c") != 0;
-    __builtin_cpu_init();
-    isa = &isa_c;
-    if (allow512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("fma"))
-        isa = &isa_avx512;
-    else if (allow2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        isa = &isa_avx2;
-    atomic_store_explicit(&g_isa, isa, memory_order_release);
-    return isa;
+    switch (nn_isa_current()) {
+    case NN_ISA_AVX512:
+        return &isa_avx512;
+    case NN_ISA_AVX2:
+        return &isa_avx2;
+    default:
+        return &isa_c;
+    }
 }
 
 static void *aligned_alloc64(size_t bytes)
