@@ -2,6 +2,7 @@
 #include <immintrin.h>
 
 #include "kernels/gemm_internal.h"
+#include "kernels/requant_simd.h"
 
 static inline __attribute__((always_inline)) void
 skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b, float *c,
@@ -69,6 +70,56 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t 
     switch (mr) {
 #define CASE(n) \
     case n: qkern(n, kq, apack, mr_stride, b, acc, init); break;
+        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
+        CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
+#undef CASE
+    default: break;
+    }
+}
+
+/* qkern with the output stage applied to the registers: the accumulators
+ * never go to memory. */
+static inline __attribute__((always_inline)) void
+qfused(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
+       const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+{
+    __m512i acc[NN_QGEMM_MR_AVX512];
+#pragma GCC unroll 16
+    for (size_t i = 0; i < MR; i++)
+        acc[i] = acc_in ? _mm512_loadu_si512(acc_in + i * NN_GEMM_NR) : _mm512_setzero_si512();
+    for (size_t g = 0; g < kq; g++) {
+        __m512i bv = _mm512_load_si512(b + g * NN_GEMM_NR);
+        const uint32_t *ag = apack + g * mr_stride;
+#pragma GCC unroll 16
+        for (size_t i = 0; i < MR; i++)
+            acc[i] = _mm512_dpbusd_epi32(acc[i], _mm512_set1_epi32((int)ag[i]), bv);
+    }
+    const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i col = _mm512_maskz_loadu_epi32(k, e->col_term);
+    const __m512i mult = _mm512_maskz_loadu_epi32(k, e->mult);
+    const __m512i shift = _mm512_maskz_loadu_epi32(k, e->shift);
+    const __m512i left = _mm512_max_epi32(shift, zero);
+    const __m512i right = _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero);
+    const bool any_left = _mm512_cmpgt_epi32_mask(left, zero) != 0;
+    const __m512i oz = _mm512_set1_epi32(e->out_zero);
+    const __m512i lo = _mm512_set1_epi32(e->lo), hi = _mm512_set1_epi32(e->hi);
+#pragma GCC unroll 16
+    for (size_t i = 0; i < MR; i++) {
+        __m512i v = _mm512_add_epi32(_mm512_add_epi32(acc[i], col), _mm512_set1_epi32(e->row_term[i]));
+        v = _mm512_add_epi32(nn_requant_avx512(v, mult, left, right, any_left), oz);
+        v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+        _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
+    }
+}
+
+void nn_qgemm_fused_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
+                           const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e,
+                           uint8_t *c, size_t ldc)
+{
+    switch (mr) {
+#define CASE(n) \
+    case n: qfused(n, kq, apack, mr_stride, b, acc_in, e, c, ldc); break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
 #undef CASE
