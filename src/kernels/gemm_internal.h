@@ -94,9 +94,6 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 void nn_sgemm_dot_avx512(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
                          const float *b, size_t ldb, const float *bias, float lo, float hi,
                          bool clamp, float *c, size_t ldc);
-void nn_qgemm_requant_avx512(size_t cols, const int32_t *acc, int32_t row_term,
-                             const int32_t *col_term, const int32_t *mult, const int32_t *rshift,
-                             int32_t out_zero, int32_t lo, int32_t hi, bool out_signed, void *out);
 void nn_qgemm_fused_c(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
                       const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e,
                       uint8_t *c, size_t ldc);
