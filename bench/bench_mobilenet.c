@@ -573,9 +573,11 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+/* Sorts v; returns the median, and the fastest run in *best. */
+static double median(double *v, int n, double *best)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
+    *best = v[0];
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
@@ -593,7 +595,7 @@ static size_t tensor_bytes(const tensor_desc *t, dtype d)
 /* Times nodes [first, last) of g in dtype d: ours and XNNPACK alternately;
  * xnn_ms is NaN when XNNPACK is absent or could not build the graph. */
 static void time_range(const net *g, int first, int last, dtype d, weights *w, const options *o,
-                       double *ours_ms, double *xnn_ms, void *pool)
+                       double *ours_ms, double *xnn_ms, double best_ms[2], void *pool)
 {
     const tensor_desc *x = &g->t[g->nodes[first].in0], *y = &g->t[g->nodes[last - 1].out];
     size_t in_bytes = tensor_bytes(x, d), out_bytes = tensor_bytes(y, d);
@@ -640,8 +642,12 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
         }
 #endif
     }
-    *ours_ms = median(t_ours, o->runs) * 1e3;
-    *xnn_ms = have_xnn ? median(t_xnn, o->runs) * 1e3 : NAN;
+    *ours_ms = median(t_ours, o->runs, &best_ms[0]) * 1e3;
+    best_ms[0] *= 1e3;
+    best_ms[1] = NAN;
+    *xnn_ms = have_xnn ? median(t_xnn, o->runs, &best_ms[1]) * 1e3 : NAN;
+    if (have_xnn)
+        best_ms[1] *= 1e3;
     nn_free(&ours);
 #ifdef NN_BENCH_XNNPACK
     xnn_free(&theirs);
@@ -683,18 +689,19 @@ static void run_child(const options *o)
                 total_macs += node_macs(g, n);
             }
             if (!o->layers) {
-                double ours, theirs;
-                time_range(g, 0, g->n_nodes, (dtype)d, w, o, &ours, &theirs, pool);
-                printf("%-4s %-6s %7d %9.2f %9.2f %7.2f %7.1f\n", g->name, dtype_names[d], o->threads,
-                       ours, theirs, ours / theirs, 2.0 * total_macs / (ours * 1e-3) * 1e-9);
+                double ours, theirs, best[2];
+                time_range(g, 0, g->n_nodes, (dtype)d, w, o, &ours, &theirs, best, pool);
+                printf("%-4s %-6s %7d %9.2f %9.2f %7.2f %7.1f   %8.2f %8.2f %6.2f\n", g->name,
+                       dtype_names[d], o->threads, ours, theirs, ours / theirs,
+                       2.0 * total_macs / (ours * 1e-3) * 1e-9, best[0], best[1], best[0] / best[1]);
             } else {
                 double sum[2][2] = {{0}}, macs[2] = {0};
                 for (int i = 0; i < g->n_nodes; i++) {
                     const node *n = &g->nodes[i];
                     if (n->kind != N_CONV && n->kind != N_DW)
                         continue;
-                    double ours, theirs, mac = node_macs(g, n);
-                    time_range(g, i, i + 1, (dtype)d, w, o, &ours, &theirs, pool);
+                    double ours, theirs, best[2], mac = node_macs(g, n);
+                    time_range(g, i, i + 1, (dtype)d, w, o, &ours, &theirs, best, pool);
                     const tensor_desc *x = &g->t[n->in0];
                     int cls = n->kind == N_DW ? 1 : (n->k == 1 ? 0 : -1);
                     if (cls >= 0) {
@@ -753,7 +760,7 @@ static void print_header(const char *threads)
 #else
     printf("XNNPACK: not found when the benchmark was built; timing ours only\n");
 #endif
-    printf("threads: %s; times are medians, ms\n", threads);
+    printf("threads: %s; times in ms: medians (GOP/s from ours), then the fastest runs\n", threads);
 }
 
 int main(int argc, char **argv)
@@ -787,7 +794,7 @@ int main(int argc, char **argv)
     if (o.layers)
         printf("model dtype  T   layer                          ours   XNNPACK  ratio   GOP/s\n");
     else
-        printf("model dtype  threads   ours ms   XNN ms   ratio   GOP/s\n");
+        printf("model dtype  threads   ours ms   XNN ms   ratio   GOP/s   best: ours      XNN  ratio\n");
     fflush(stdout);
     /* One child per thread count: the pool's size is fixed per process. */
     char *list = strdup(threads);

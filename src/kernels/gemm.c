@@ -109,12 +109,12 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 
 /* ---- run-time selection ---- */
 
-static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C,
+static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C, false,
                                    nn_qgemm_kernel_c, nn_qgemm_fused_c, nn_sgemm_dot_c};
-static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NN_QGEMM_MR_AVX2,
+static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NN_QGEMM_MR_AVX2, true,
                                       nn_qgemm_kernel_avx2, nn_qgemm_fused_avx2, nn_sgemm_dot_c};
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
-                                        NN_QGEMM_MR_AVX512, nn_qgemm_kernel_avx512,
+                                        NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
                                         nn_qgemm_fused_avx512, nn_sgemm_dot_avx512};
 /* The kernels of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const nn_gemm_isa *gemm_isa(void)
@@ -330,6 +330,7 @@ struct nn_qgemm_packed {
     int32_t zero;    /* B zero point after the shift to int8 */
     int32_t *colsum; /* panels * NR sums of shifted B */
     int32_t *data;   /* panels x kq x NR words of 4 int8 */
+    int16_t *wide;   /* data widened to int16, for the ISAs that want it (q_wide_b) */
 };
 
 nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
@@ -365,6 +366,17 @@ nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
         }
         p->colsum[j] = sum;
     }
+    if (gemm_isa()->q_wide_b) {
+        size_t bytes = cols * p->kq * 4;
+        p->wide = aligned_alloc64(bytes * sizeof(int16_t));
+        if (!p->wide) {
+            nn_qgemm_packed_free(p);
+            return NULL;
+        }
+        const int8_t *narrow = (const int8_t *)p->data;
+        for (size_t i = 0; i < bytes; i++)
+            p->wide[i] = narrow[i];
+    }
     return p;
 }
 
@@ -373,6 +385,7 @@ void nn_qgemm_packed_free(nn_qgemm_packed *p)
     if (p) {
         free(p->colsum);
         free(p->data);
+        free(p->wide);
         free(p);
     }
 }
@@ -520,7 +533,9 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                     }
                 }
                 for (size_t pn = p0; pn < p1; pn++) {
-                    const int32_t *b = bp->data + pn * bp->kq * NR + (k0 / 4) * NR;
+                    size_t word = pn * bp->kq * NR + (k0 / 4) * NR;
+                    const int32_t *b = bp->wide ? (const int32_t *)(const void *)(bp->wide + 4 * word)
+                                                : bp->data + word;
                     if (last && rows_fit && panel_fused[pn - p0]) {
                         size_t j0 = pn * NR;
                         nn_qgemm_epilogue e = {.col_term = col_term[pn - p0], .mult = mult[pn - p0],

@@ -54,9 +54,12 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
     }
 }
 
-/* int8: the 4 bytes of each (row, group) word are widened to int16 and
- * multiplied with 4 columns' int16 weights by vpmaddwd, which leaves two
- * partial sums per column; they are folded when the tile is stored. */
+/* int8: B comes widened to int16 (q_wide_b): each group is 4 vectors of 4
+ * columns x 4 k-steps. The row's 4 bytes, widened and repeated in every
+ * 64-bit lane, meet them in vpmaddwd (products of int16 pairs, which cannot
+ * saturate), leaving two partial sums per column; they are folded once, at
+ * the end. 4 x MR accumulators and one A vector fit the 16 registers, B
+ * is read from memory by the multiply-adds. */
 static inline __attribute__((always_inline)) void
 qsums(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
       __m256i lo[NN_QGEMM_MR_AVX2], __m256i hi[NN_QGEMM_MR_AVX2])
@@ -66,18 +69,15 @@ qsums(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const
     for (size_t i = 0; i < MR; i++)
         for (int q = 0; q < 4; q++)
             acc[i][q] = _mm256_setzero_si256();
-    for (size_t g = 0; g < kq; g++) {
-        const __m128i *bg = (const __m128i *)(b + g * NN_GEMM_NR);
-        __m256i bw[4];
-        for (int q = 0; q < 4; q++)
-            bw[q] = _mm256_cvtepi8_epi16(_mm_loadu_si128(bg + q));
+    const __m256i *bw = (const __m256i *)(const void *)b;
+    for (size_t g = 0; g < kq; g++, bw += 4) {
         const uint32_t *ag = apack + g * mr_stride;
 #pragma GCC unroll 4
         for (size_t i = 0; i < MR; i++) {
             __m128i a16 = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)ag[i]));
             __m256i av = _mm256_broadcastq_epi64(a16);
             for (int q = 0; q < 4; q++)
-                acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av, bw[q]));
+                acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av, _mm256_load_si256(bw + q)));
         }
     }
 #pragma GCC unroll 4

@@ -69,6 +69,10 @@ typedef struct nn_gemm_isa {
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
     size_t q_mr;
+    /* The int8 kernels' b: false, the int8 panel above; true, the same
+     * panel with every byte widened to int16 (panel[g][j][t] as int16_t,
+     * 128 bytes per group), for units without 8-bit dot products. */
+    bool q_wide_b;
     nn_qgemm_kernel_fn qkernel;
     nn_qgemm_fused_fn qfused;
     nn_sgemm_dot_fn sdot;
