@@ -46,16 +46,19 @@ void nn_sgemm_kernel_c(size_t mr, size_t kc, const float *a, size_t lda, const f
         }
 }
 
-void nn_qgemm_kernel_c(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                       const int32_t *b, int32_t *acc, bool init)
+void nn_qgemm_kernel_c(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                       int32_t *acc, bool init)
 {
     if (init)
         memset(acc, 0, mr * NR * sizeof *acc);
     for (size_t g = 0; g < kq; g++) {
         const int8_t *bg = (const int8_t *)(b + g * NR);
-        const uint8_t *ag = (const uint8_t *)(apack + g * mr_stride);
         for (size_t i = 0; i < mr; i++) {
-            const uint8_t *ai = ag + 4 * i;
+            uint32_t w;
+            memcpy(&w, a->base + g * a->group + i * a->row, 4);
+            w ^= a->flip;
+            uint8_t ai[4];
+            memcpy(ai, &w, 4);
             for (size_t j = 0; j < NR; j++) {
                 const int8_t *bj = bg + 4 * j;
                 acc[i * NR + j] = nn_wrapping_add_i32(
@@ -65,18 +68,19 @@ void nn_qgemm_kernel_c(size_t mr, size_t kq, const uint32_t *apack, size_t mr_st
     }
 }
 
-void nn_qgemm_fused_c(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                      const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e,
-                      uint8_t *c, size_t ldc)
+void nn_qgemm_fused_c(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                      const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
     int32_t acc[NN_QGEMM_MR_C * NR];
-    nn_qgemm_kernel_c(mr, kq, apack, mr_stride, b, acc, true);
+    nn_qgemm_kernel_c(mr, kq, a, b, acc, true);
     for (size_t i = 0; i < mr; i++)
         for (size_t j = 0; j < e->cols; j++) {
             int32_t v = acc[i * NR + j];
             if (acc_in)
                 v = nn_wrapping_add_i32(v, acc_in[i * NR + j]);
-            v = nn_wrapping_add_i32(nn_wrapping_add_i32(v, e->col_term[j]), e->row_term[i]);
+            v = nn_wrapping_add_i32(v, e->col_term[j]);
+            if (e->row_term)
+                v = nn_wrapping_add_i32(v, e->row_term[i]);
             v = nn_wrapping_add_i32(nn_mul_by_quant_mult(v, e->mult[j], e->shift[j]), e->out_zero);
             v = nn_clamp_i32(v, e->lo, e->hi);
             c[i * ldc + j] = (uint8_t)v; /* the low byte is the int8 or uint8 value */
@@ -492,6 +496,8 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
     const int32_t zb = bp->zero;
     /* One k block: the accumulators stay in the kernel's registers. */
     const bool single = k <= KQ;
+    /* Whole words of 4 k-steps: the kernels read A where it is. */
+    const bool in_place = k % 4 == 0;
     int32_t col_term[NB_PANELS][NR], mult[NB_PANELS][NR], shift[NB_PANELS][NR];
     bool panel_fused[NB_PANELS];
     uint32_t apack[KQ / 4 * NN_GEMM_MAX_MR];
@@ -523,7 +529,16 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
             bool rows_fit = true;
             for (size_t k0 = 0; k0 < k; k0 += KQ) {
                 size_t kc = k - k0 < KQ ? k - k0 : KQ, kq = (kc + 3) / 4;
-                pack_a(J->a, i0, rows, mr, k0, kc, zb != 0, apack, rowsum);
+                nn_q8_rows arows;
+                if (in_place) {
+                    const uint8_t *base = (const uint8_t *)J->a->data + i0 * J->a->ld + k0;
+                    arows = (nn_q8_rows){base, J->a->ld, 4, J->a->is_signed ? 0x80808080u : 0};
+                    for (size_t i = 0; zb != 0 && i < rows; i++)
+                        rowsum[i] += byte_sum(base + i * J->a->ld, kc, J->a->is_signed ? 0x80 : 0);
+                } else {
+                    pack_a(J->a, i0, rows, mr, k0, kc, zb != 0, apack, rowsum);
+                    arows = (nn_q8_rows){(const uint8_t *)apack, 4, 4 * mr, 0};
+                }
                 bool last = k0 + kc >= k;
                 if (last) {
                     for (size_t i = 0; i < rows; i++) {
@@ -539,14 +554,14 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                     if (last && rows_fit && panel_fused[pn - p0]) {
                         size_t j0 = pn * NR;
                         nn_qgemm_epilogue e = {.col_term = col_term[pn - p0], .mult = mult[pn - p0],
-                                               .shift = shift[pn - p0], .row_term = row_term,
+                                               .shift = shift[pn - p0], .row_term = zb ? row_term : NULL,
                                                .cols = n - j0 < NR ? n - j0 : NR,
                                                .out_zero = rq->out_zero, .lo = rq->lo, .hi = rq->hi,
                                                .out_signed = rq->out_signed};
-                        J->isa->qfused(rows, kq, apack, mr, b, single ? NULL : acc[pn - p0], &e,
+                        J->isa->qfused(rows, kq, &arows, b, single ? NULL : acc[pn - p0], &e,
                                        (uint8_t *)J->c + (i0 * J->ldc + j0), J->ldc);
                     } else {
-                        J->isa->qkernel(rows, kq, apack, mr, b, acc[pn - p0], k0 == 0);
+                        J->isa->qkernel(rows, kq, &arows, b, acc[pn - p0], k0 == 0);
                     }
                 }
             }

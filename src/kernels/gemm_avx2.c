@@ -1,5 +1,6 @@
 /* AVX2/FMA float micro-kernel: two ymm per row of 16 columns. */
 #include <immintrin.h>
+#include <string.h>
 
 #include "kernels/gemm_internal.h"
 #include "kernels/requant_simd.h"
@@ -61,7 +62,7 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
  * the end. 4 x MR accumulators and one A vector fit the 16 registers, B
  * is read from memory by the multiply-adds. */
 static inline __attribute__((always_inline)) void
-qsums(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
+qsums(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b,
       __m256i lo[NN_QGEMM_MR_AVX2], __m256i hi[NN_QGEMM_MR_AVX2])
 {
     __m256i acc[NN_QGEMM_MR_AVX2][4];
@@ -70,11 +71,13 @@ qsums(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const
         for (int q = 0; q < 4; q++)
             acc[i][q] = _mm256_setzero_si256();
     const __m256i *bw = (const __m256i *)(const void *)b;
-    for (size_t g = 0; g < kq; g++, bw += 4) {
-        const uint32_t *ag = apack + g * mr_stride;
+    const uint8_t *ag = a->base;
+    for (size_t g = 0; g < kq; g++, bw += 4, ag += a->group) {
 #pragma GCC unroll 4
         for (size_t i = 0; i < MR; i++) {
-            __m128i a16 = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)ag[i]));
+            uint32_t w;
+            memcpy(&w, ag + i * a->row, 4);
+            __m128i a16 = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)(w ^ a->flip)));
             __m256i av = _mm256_broadcastq_epi64(a16);
             for (int q = 0; q < 4; q++)
                 acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av, _mm256_load_si256(bw + q)));
@@ -88,11 +91,11 @@ qsums(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const
 }
 
 static inline __attribute__((always_inline)) void
-qkern(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
-      int32_t *acc_out, bool init)
+qkern(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, int32_t *acc_out,
+      bool init)
 {
     __m256i lo[NN_QGEMM_MR_AVX2], hi[NN_QGEMM_MR_AVX2];
-    qsums(MR, kq, apack, mr_stride, b, lo, hi);
+    qsums(MR, kq, a, b, lo, hi);
 #pragma GCC unroll 4
     for (size_t i = 0; i < MR; i++) {
         __m256i *dst = (__m256i *)(acc_out + i * NN_GEMM_NR);
@@ -106,11 +109,11 @@ qkern(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const
 }
 
 static inline __attribute__((always_inline)) void
-qfused(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
-       const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+qfused(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, const int32_t *acc_in,
+       const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
     __m256i lo[NN_QGEMM_MR_AVX2], hi[NN_QGEMM_MR_AVX2];
-    qsums(MR, kq, apack, mr_stride, b, lo, hi);
+    qsums(MR, kq, a, b, lo, hi);
     /* Columns past e->cols hold zeros in the packed panel; their parameters
      * are read from a full copy so that every lane is defined. */
     int32_t par[3][NN_GEMM_NR] = {{0}};
@@ -134,6 +137,10 @@ qfused(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, cons
         right[h] = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
         any_left = any_left || !_mm256_testz_si256(left[h], left[h]);
     }
+    /* A local copy: the byte stores below could alias e->row_term. */
+    int32_t rows[NN_QGEMM_MR_AVX2] = {0};
+    if (e->row_term)
+        memcpy(rows, e->row_term, MR * sizeof rows[0]);
     const __m256i oz = _mm256_set1_epi32(e->out_zero);
     const __m256i vlo = _mm256_set1_epi32(e->lo), vhi = _mm256_set1_epi32(e->hi);
 #pragma GCC unroll 4
@@ -143,7 +150,7 @@ qfused(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, cons
             v[0] = _mm256_add_epi32(v[0], _mm256_loadu_si256((const __m256i *)(acc_in + i * NN_GEMM_NR)));
             v[1] = _mm256_add_epi32(v[1], _mm256_loadu_si256((const __m256i *)(acc_in + i * NN_GEMM_NR + 8)));
         }
-        const __m256i row = _mm256_set1_epi32(e->row_term[i]);
+        const __m256i row = _mm256_set1_epi32(rows[i]);
         for (int h = 0; h < 2; h++) {
             __m256i x = _mm256_add_epi32(_mm256_add_epi32(v[h], col[h]), row);
             x = _mm256_add_epi32(nn_requant_avx2(x, mult[h], left[h], right[h], any_left), oz);
@@ -161,25 +168,25 @@ qfused(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, cons
     }
 }
 
-void nn_qgemm_fused_avx2(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                         const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e,
-                         uint8_t *c, size_t ldc)
+void nn_qgemm_fused_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                         const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                         size_t ldc)
 {
     switch (mr) {
 #define CASE(n) \
-    case n: qfused(n, kq, apack, mr_stride, b, acc_in, e, c, ldc); break;
+    case n: qfused(n, kq, a, b, acc_in, e, c, ldc); break;
         CASE(1) CASE(2) CASE(3)
 #undef CASE
     default: break;
     }
 }
 
-void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                          const int32_t *b, int32_t *acc, bool init)
+void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                          int32_t *acc, bool init)
 {
     switch (mr) {
 #define CASE(n) \
-    case n: qkern(n, kq, apack, mr_stride, b, acc, init); break;
+    case n: qkern(n, kq, a, b, acc, init); break;
         CASE(1) CASE(2) CASE(3)
 #undef CASE
     default: break;

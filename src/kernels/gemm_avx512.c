@@ -1,5 +1,6 @@
 /* AVX-512 micro-kernels (one zmm per row of 16 columns; VNNI for int8). */
 #include <immintrin.h>
+#include <string.h>
 
 #include "kernels/gemm_internal.h"
 #include "kernels/requant_simd.h"
@@ -44,32 +45,56 @@ void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, co
     }
 }
 
+/* The broadcast word of row i, group g (see nn_q8_rows); FLIP: XOR it. */
+static inline __attribute__((always_inline)) __m512i a_word(const bool FLIP, const uint8_t *ag,
+                                                             size_t row, size_t i, __m512i flip)
+{
+    int32_t w;
+    memcpy(&w, ag + i * row, 4);
+    __m512i v = _mm512_set1_epi32(w);
+    return FLIP ? _mm512_xor_si512(v, flip) : v;
+}
+
 static inline __attribute__((always_inline)) void
-qkern(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
+qsums(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
+      __m512i acc[NN_QGEMM_MR_AVX512])
+{
+    const __m512i flip = _mm512_set1_epi32((int)a->flip);
+    const uint8_t *ag = a->base;
+    const size_t row = a->row;
+    for (size_t g = 0; g < kq; g++, ag += a->group) {
+        __m512i bv = _mm512_load_si512(b + g * NN_GEMM_NR);
+#pragma GCC unroll 16
+        for (size_t i = 0; i < MR; i++)
+            acc[i] = _mm512_dpbusd_epi32(acc[i], a_word(FLIP, ag, row, i, flip), bv);
+    }
+}
+
+static inline __attribute__((always_inline)) void
+qkern(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
       int32_t *acc_out, bool init)
 {
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         acc[i] = init ? _mm512_setzero_si512() : _mm512_loadu_si512(acc_out + i * NN_GEMM_NR);
-    for (size_t g = 0; g < kq; g++) {
-        __m512i bv = _mm512_load_si512(b + g * NN_GEMM_NR);
-        const uint32_t *ag = apack + g * mr_stride;
-#pragma GCC unroll 16
-        for (size_t i = 0; i < MR; i++)
-            acc[i] = _mm512_dpbusd_epi32(acc[i], _mm512_set1_epi32((int)ag[i]), bv);
-    }
+    qsums(MR, FLIP, kq, a, b, acc);
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         _mm512_storeu_si512(acc_out + i * NN_GEMM_NR, acc[i]);
 }
 
-void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                            const int32_t *b, int32_t *acc, bool init)
+void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                            int32_t *acc, bool init)
 {
     switch (mr) {
 #define CASE(n) \
-    case n: qkern(n, kq, apack, mr_stride, b, acc, init); break;
+    case n: \
+        if (a->flip) \
+            qkern(n, true, kq, a, b, acc, init); \
+        else \
+            qkern(n, false, kq, a, b, acc, init); \
+        break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
 #undef CASE
@@ -80,23 +105,22 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t 
 /* qkern with the output stage applied to the registers: the accumulators
  * never go to memory. */
 static inline __attribute__((always_inline)) void
-qfused(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
+qfused(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
        const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
+    const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
+    /* The column terms start the sums. */
+    const __m512i col = _mm512_maskz_loadu_epi32(k, e->col_term);
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
-        acc[i] = acc_in ? _mm512_loadu_si512(acc_in + i * NN_GEMM_NR) : _mm512_setzero_si512();
-    for (size_t g = 0; g < kq; g++) {
-        __m512i bv = _mm512_load_si512(b + g * NN_GEMM_NR);
-        const uint32_t *ag = apack + g * mr_stride;
-#pragma GCC unroll 16
-        for (size_t i = 0; i < MR; i++)
-            acc[i] = _mm512_dpbusd_epi32(acc[i], _mm512_set1_epi32((int)ag[i]), bv);
-    }
-    const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
+        acc[i] = acc_in ? _mm512_add_epi32(col, _mm512_loadu_si512(acc_in + i * NN_GEMM_NR)) : col;
+    qsums(MR, FLIP, kq, a, b, acc);
+    /* A local copy: the byte stores below could alias e->row_term. */
+    int32_t rows[NN_QGEMM_MR_AVX512] = {0};
+    if (e->row_term)
+        memcpy(rows, e->row_term, MR * sizeof rows[0]);
     const __m512i zero = _mm512_setzero_si512();
-    const __m512i col = _mm512_maskz_loadu_epi32(k, e->col_term);
     const __m512i mult = _mm512_maskz_loadu_epi32(k, e->mult);
     const __m512i shift = _mm512_maskz_loadu_epi32(k, e->shift);
     const __m512i left = _mm512_max_epi32(shift, zero);
@@ -106,20 +130,25 @@ qfused(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, cons
     const __m512i lo = _mm512_set1_epi32(e->lo), hi = _mm512_set1_epi32(e->hi);
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++) {
-        __m512i v = _mm512_add_epi32(_mm512_add_epi32(acc[i], col), _mm512_set1_epi32(e->row_term[i]));
+        __m512i v = e->row_term ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
         v = _mm512_add_epi32(nn_requant_avx512(v, mult, left, right, any_left), oz);
         v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
         _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
     }
 }
 
-void nn_qgemm_fused_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                           const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e,
-                           uint8_t *c, size_t ldc)
+void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                           const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                           size_t ldc)
 {
     switch (mr) {
 #define CASE(n) \
-    case n: qfused(n, kq, apack, mr_stride, b, acc_in, e, c, ldc); break;
+    case n: \
+        if (a->flip) \
+            qfused(n, true, kq, a, b, acc_in, e, c, ldc); \
+        else \
+            qfused(n, false, kq, a, b, acc_in, e, c, ldc); \
+        break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
 #undef CASE
