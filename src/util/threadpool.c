@@ -9,7 +9,11 @@
 #define NN_MAX_WORKERS 64
 
 /* One loop at a time is shared with the workers; job_lock is held by the
- * caller that owns the pool for the whole of its loop. */
+ * caller that owns the pool for the whole of its loop. A new loop is
+ * announced by incrementing generation (under lock, with a broadcast for
+ * sleeping workers); workers and caller spin a little before sleeping,
+ * because a model runs its loops back to back and waking a sleeping thread
+ * costs more than a small loop. */
 static struct {
     pthread_once_t once;
     pthread_mutex_t job_lock;
@@ -17,13 +21,13 @@ static struct {
     pthread_cond_t wake;
     pthread_cond_t done;
     int workers;
-    unsigned long generation;
+    atomic_ulong generation;
     nn_range_fn fn;
     void *arg;
     size_t n;
     size_t chunk;
     atomic_size_t next;
-    int active;
+    atomic_int active; /* workers still in the current loop */
 } pool = {
     .once = PTHREAD_ONCE_INIT,
     .job_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -31,6 +35,18 @@ static struct {
     .wake = PTHREAD_COND_INITIALIZER,
     .done = PTHREAD_COND_INITIALIZER,
 };
+
+/* Polls before sleeping: about 20-50 microseconds. */
+#define SPIN_ROUNDS 20000
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
 
 static void run_chunks(nn_range_fn fn, void *arg, size_t n, size_t chunk)
 {
@@ -47,19 +63,23 @@ static void *worker_main(void *unused)
 {
     (void)unused;
     unsigned long seen = 0;
-    pthread_mutex_lock(&pool.lock);
     for (;;) {
-        while (pool.generation == seen)
-            pthread_cond_wait(&pool.wake, &pool.lock);
-        seen = pool.generation;
-        nn_range_fn fn = pool.fn;
-        void *arg = pool.arg;
-        size_t n = pool.n, chunk = pool.chunk;
-        pthread_mutex_unlock(&pool.lock);
-        run_chunks(fn, arg, n, chunk);
-        pthread_mutex_lock(&pool.lock);
-        if (--pool.active == 0)
+        for (int i = 0; i < SPIN_ROUNDS && atomic_load(&pool.generation) == seen; i++)
+            cpu_relax();
+        if (atomic_load(&pool.generation) == seen) {
+            pthread_mutex_lock(&pool.lock);
+            while (atomic_load(&pool.generation) == seen)
+                pthread_cond_wait(&pool.wake, &pool.lock);
+            pthread_mutex_unlock(&pool.lock);
+        }
+        seen = atomic_load(&pool.generation);
+        /* Stable until every worker has left the loop (the caller waits). */
+        run_chunks(pool.fn, pool.arg, pool.n, pool.chunk);
+        if (atomic_fetch_sub(&pool.active, 1) == 1) {
+            pthread_mutex_lock(&pool.lock);
             pthread_cond_signal(&pool.done);
+            pthread_mutex_unlock(&pool.lock);
+        }
     }
     return NULL;
 }
@@ -113,14 +133,18 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     pool.n = n;
     pool.chunk = chunk;
     atomic_store(&pool.next, 0);
-    pool.active = pool.workers;
-    pool.generation++;
+    atomic_store(&pool.active, pool.workers);
+    atomic_fetch_add(&pool.generation, 1);
     pthread_cond_broadcast(&pool.wake);
     pthread_mutex_unlock(&pool.lock);
     run_chunks(fn, arg, n, chunk);
-    pthread_mutex_lock(&pool.lock);
-    while (pool.active > 0)
-        pthread_cond_wait(&pool.done, &pool.lock);
-    pthread_mutex_unlock(&pool.lock);
+    for (int i = 0; i < SPIN_ROUNDS && atomic_load(&pool.active) > 0; i++)
+        cpu_relax();
+    if (atomic_load(&pool.active) > 0) {
+        pthread_mutex_lock(&pool.lock);
+        while (atomic_load(&pool.active) > 0)
+            pthread_cond_wait(&pool.done, &pool.lock);
+        pthread_mutex_unlock(&pool.lock);
+    }
     pthread_mutex_unlock(&pool.job_lock);
 }
