@@ -104,6 +104,7 @@ static inline __attribute__((always_inline)) void q8_block(const int PX, const i
 #pragma GCC unroll 16
     for (int i = 0; i < PX * CV; i++)
         acc[i] = _mm512_setzero_si512();
+#pragma GCC unroll 2
     for (int v = 0; v < CV; v++)
         fsum[v] = _mm512_setzero_si512();
     for (size_t r = 0; r < t->rows; r++) {

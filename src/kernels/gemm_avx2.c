@@ -68,6 +68,7 @@ qsums(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b,
     __m256i acc[NN_QGEMM_MR_AVX2][4];
 #pragma GCC unroll 4
     for (size_t i = 0; i < MR; i++)
+#pragma GCC unroll 4
         for (int q = 0; q < 4; q++)
             acc[i][q] = _mm256_setzero_si256();
     const __m256i *bw = (const __m256i *)(const void *)b;
@@ -79,6 +80,7 @@ qsums(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b,
             memcpy(&w, ag + i * a->row, 4);
             __m128i a16 = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)(w ^ a->flip)));
             __m256i av = _mm256_broadcastq_epi64(a16);
+#pragma GCC unroll 4
             for (int q = 0; q < 4; q++)
                 acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av, _mm256_load_si256(bw + q)));
         }
@@ -129,6 +131,7 @@ qfused(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, const 
     const __m256i zero = _mm256_setzero_si256();
     __m256i col[2], mult[2], left[2], right[2];
     bool any_left = false;
+#pragma GCC unroll 2
     for (int h = 0; h < 2; h++) {
         col[h] = _mm256_loadu_si256((const __m256i *)(pc + 8 * h));
         mult[h] = _mm256_loadu_si256((const __m256i *)(pm + 8 * h));
@@ -151,6 +154,7 @@ qfused(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, const 
             v[1] = _mm256_add_epi32(v[1], _mm256_loadu_si256((const __m256i *)(acc_in + i * NN_GEMM_NR + 8)));
         }
         const __m256i row = _mm256_set1_epi32(rows[i]);
+#pragma GCC unroll 2
         for (int h = 0; h < 2; h++) {
             __m256i x = _mm256_add_epi32(_mm256_add_epi32(v[h], col[h]), row);
             x = _mm256_add_epi32(nn_requant_avx2(x, mult[h], left[h], right[h], any_left), oz);
