@@ -3,7 +3,9 @@
  * other in one output row (multiplier 1: channel c reads input channel c),
  * over channels [0, nc) of the pointers given, and over a rectangle of
  * filter taps that lies inside the input for every pixel of the tile, so
- * the kernels check no bounds.
+ * the kernels check no bounds. A new instruction set supplies an f32 and a
+ * q8 tile function and an entry in depthwise.c's dw_isa_get(); its q8
+ * tiles must give the portable tile's bytes exactly (tests/test_qkernels).
  */
 #ifndef NN_KERNELS_DEPTHWISE_INTERNAL_H
 #define NN_KERNELS_DEPTHWISE_INTERNAL_H

@@ -6,6 +6,13 @@
  * A is read in place for float (rows of stride lda); for int8 the kernels
  * read 32-bit words of 4 uint8 k-steps through nn_q8_rows: in place when k
  * is a multiple of 4, else from a packed copy apack[g][i].
+ *
+ * A new instruction set (say NEON, in gemm_neon.c) supplies the five
+ * functions of nn_gemm_isa with the contracts below, an entry in gemm.c's
+ * gemm_isa() for its nn_isa level (kernels/isa.h), and passes
+ * tests/test_qkernels under NNAPI_LINUX_ISA set to it: its int8 results must
+ * equal the portable kernels' bit for bit, requantization included
+ * (kernels/requant_simd.h shows the x86 lane arithmetic).
  */
 #ifndef NN_KERNELS_GEMM_INTERNAL_H
 #define NN_KERNELS_GEMM_INTERNAL_H
