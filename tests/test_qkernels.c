@@ -9,7 +9,8 @@
  *     the bias carries the value): ties of both signs, shifts of every size
  *     left and right, extreme multipliers, saturating left shifts;
  *   - random products: shapes around the micro-tile and panel edges and
- *     across a k block, uint8/int8 operands with any zero points,
+ *     across a k block, uint8/int8 operands with any zero points, A rows
+ *     read in place, packed, or padded to whole words with random bytes,
  *     per-tensor and per-channel multipliers, int32 output;
  *   - depthwise convolutions: uint8/int8, strides, padding, dilation,
  *     multipliers, per-channel shifts.
@@ -132,6 +133,10 @@ static void random_gemm(int cases)
         int32_t za = as ? rnd_range(-128, 127) : rnd_range(0, 255);
         int32_t zb = bs ? (rnd(2) ? 0 : rnd_range(-128, 127)) : rnd_range(0, 255);
         size_t lda = k + rnd(5), ldb = k + rnd(5), ldc = n + rnd(5);
+        /* Rows readable to whole words, with random bytes past k. */
+        bool padded = rnd(2);
+        if (padded)
+            lda = ((k + 3) & ~(size_t)3) + rnd(3);
         uint8_t *a = malloc(m * lda + 1), *b = malloc(n * ldb + 1), *c = malloc(m * ldc * 4 + 1);
         int32_t *bias = malloc(n * 4), *mult = malloc(n * 4), *shift = malloc(n * 4);
         if (!a || !b || !c || !bias || !mult || !shift) {
@@ -154,7 +159,7 @@ static void random_gemm(int cases)
             lo += (int32_t)rnd(30);
             hi -= (int32_t)rnd(30);
         }
-        nn_q8_matrix am = {.data = a, .ld = lda, .is_signed = as, .zero = za};
+        nn_q8_matrix am = {.data = a, .ld = lda, .is_signed = as, .zero = za, .padded = padded};
         nn_q8_matrix bm = {.data = b, .ld = ldb, .is_signed = bs, .zero = zb};
         nn_requant rq = {.mult = mult, .shift = shift, .per_channel = per_channel,
                          .out_zero = zero, .lo = lo, .hi = hi, .out_signed = os};

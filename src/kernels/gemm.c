@@ -496,8 +496,9 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
     const int32_t zb = bp->zero;
     /* One k block: the accumulators stay in the kernel's registers. */
     const bool single = k <= KQ;
-    /* Whole words of 4 k-steps: the kernels read A where it is. */
-    const bool in_place = k % 4 == 0;
+    /* Whole words of 4 k-steps: the kernels read A where it is (a partial
+     * last word meets the zeros that pad the B panel). */
+    const bool in_place = k % 4 == 0 || J->a->padded;
     int32_t col_term[NB_PANELS][NR], mult[NB_PANELS][NR], shift[NB_PANELS][NR];
     bool panel_fused[NB_PANELS];
     uint32_t apack[KQ / 4 * NN_GEMM_MAX_MR];
