@@ -86,14 +86,15 @@ static void requant_edges(void)
                 int64_t target = rnd_range(-300, 300);
                 int64_t unit = (int64_t)1 << right;
                 int64_t half = unit / 2;
-                x = ((target * unit + half + rnd_range(-2, 2)) * ((int64_t)1 << 31)) / m;
+                /* In double: the product would overflow 64 bits; clamped
+                 * before the conversion. */
+                double want = (double)(target * unit + half + rnd_range(-2, 2)) * 2147483648.0 / m;
                 if (s > 0)
-                    x >>= s;
+                    want /= (double)((int64_t)1 << s);
                 if (rnd(2))
-                    x = -x;
+                    want = -want;
+                x = want > INT32_MAX ? INT32_MAX : (want < INT32_MIN + 1 ? INT32_MIN + 1 : (int64_t)want);
             }
-            if (x > INT32_MAX)
-                x = INT32_MAX;
             if (x < INT32_MIN + 1)
                 x = INT32_MIN + 1;
             bias[j] = (int32_t)(x - 1);
