@@ -8,10 +8,12 @@
  * softmax node).
  *
  * Usage: bench_mobilenet [--runs N] [--threads T[,T...]] [--only SUBSTRING]
- *                        [--layers]
+ *                        [--layers] [--cpu-time]
  * The thread pool reads NNAPI_LINUX_THREADS once per process, so each thread
  * count runs in a child process started with it. --layers times every
  * convolution of the selected models as its own one-operation model instead.
+ * --cpu-time (with --threads 1) times the thread's CPU time instead of wall
+ * time, for machines shared with other work.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -560,10 +562,15 @@ static void xnn_free(xnn_net *r)
 
 /* ---- timing ---- */
 
+/* Wall time, or with --cpu-time (one thread only) the CPU time of the
+ * calling thread, which time slices taken by other processes on a shared
+ * machine do not inflate. */
+static clockid_t bench_clock = CLOCK_MONOTONIC;
+
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(bench_clock, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -583,7 +590,7 @@ static double median(double *v, int n, double *best)
 
 typedef struct {
     int runs, threads;
-    bool layers;
+    bool layers, cpu_time;
     const char *only;
 } options;
 
@@ -760,7 +767,8 @@ static void print_header(const char *threads)
 #else
     printf("XNNPACK: not found when the benchmark was built; timing ours only\n");
 #endif
-    printf("threads: %s; times in ms: medians (GOP/s from ours), then the fastest runs\n", threads);
+    printf("threads: %s; %s in ms: medians (GOP/s from ours), then the fastest runs\n", threads,
+           bench_clock == CLOCK_MONOTONIC ? "wall times" : "thread CPU times");
 }
 
 int main(int argc, char **argv)
@@ -776,10 +784,12 @@ int main(int argc, char **argv)
             o.only = argv[++i];
         else if (!strcmp(argv[i], "--layers"))
             o.layers = true;
+        else if (!strcmp(argv[i], "--cpu-time"))
+            o.cpu_time = true;
         else if (!strcmp(argv[i], "--child") && i + 1 < argc)
             o.threads = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--runs N] [--threads T[,T...]] [--only SUBSTRING] [--layers]\n",
+            fprintf(stderr, "usage: %s [--runs N] [--threads T[,T...]] [--only SUBSTRING] [--layers] [--cpu-time]\n",
                     argv[0]);
             return 2;
         }
@@ -787,9 +797,17 @@ int main(int argc, char **argv)
     if (o.runs < 1)
         o.runs = 1;
     if (o.threads > 0) {
+        if (o.cpu_time)
+            bench_clock = CLOCK_THREAD_CPUTIME_ID;
         run_child(&o);
         return 0;
     }
+    if (o.cpu_time && strcmp(threads, "1") != 0) {
+        fprintf(stderr, "--cpu-time measures the calling thread: use it with --threads 1\n");
+        return 2;
+    }
+    if (o.cpu_time)
+        bench_clock = CLOCK_THREAD_CPUTIME_ID;
     print_header(threads);
     if (o.layers)
         printf("model dtype  T   layer                          ours   XNNPACK  ratio   GOP/s\n");
@@ -823,6 +841,8 @@ int main(int argc, char **argv)
             }
             if (o.layers)
                 args[n++] = "--layers";
+            if (o.cpu_time)
+                args[n++] = "--cpu-time";
             args[n] = NULL;
             execv("/proc/self/exe", args);
             perror("execv");
