@@ -3,7 +3,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NN_MAX_WORKERS 64
@@ -36,8 +38,9 @@ static struct {
     .done = PTHREAD_COND_INITIALIZER,
 };
 
-/* Polls before sleeping: about 20-50 microseconds. */
-#define SPIN_ROUNDS 20000
+/* How long to poll before sleeping (a pause instruction lasts from 10 to
+ * 150 cycles depending on the core, hence a clock). */
+#define SPIN_NS 50000
 
 static inline void cpu_relax(void)
 {
@@ -46,6 +49,35 @@ static inline void cpu_relax(void)
 #elif defined(__aarch64__)
     __asm__ volatile("yield");
 #endif
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Polls until *v differs from old or SPIN_NS pass; returns the last value. */
+static unsigned long spin_while_ulong(atomic_ulong *v, unsigned long old)
+{
+    uint64_t start = now_ns();
+    unsigned long cur;
+    while ((cur = atomic_load(v)) == old && now_ns() - start < SPIN_NS)
+        for (int i = 0; i < 16; i++)
+            cpu_relax();
+    return cur;
+}
+
+/* Polls until *v is 0 or SPIN_NS pass; returns the last value. */
+static int spin_while_nonzero(atomic_int *v)
+{
+    uint64_t start = now_ns();
+    int cur;
+    while ((cur = atomic_load(v)) != 0 && now_ns() - start < SPIN_NS)
+        for (int i = 0; i < 16; i++)
+            cpu_relax();
+    return cur;
 }
 
 static void run_chunks(nn_range_fn fn, void *arg, size_t n, size_t chunk)
@@ -64,9 +96,7 @@ static void *worker_main(void *unused)
     (void)unused;
     unsigned long seen = 0;
     for (;;) {
-        for (int i = 0; i < SPIN_ROUNDS && atomic_load(&pool.generation) == seen; i++)
-            cpu_relax();
-        if (atomic_load(&pool.generation) == seen) {
+        if (spin_while_ulong(&pool.generation, seen) == seen) {
             pthread_mutex_lock(&pool.lock);
             while (atomic_load(&pool.generation) == seen)
                 pthread_cond_wait(&pool.wake, &pool.lock);
@@ -138,9 +168,7 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     pthread_cond_broadcast(&pool.wake);
     pthread_mutex_unlock(&pool.lock);
     run_chunks(fn, arg, n, chunk);
-    for (int i = 0; i < SPIN_ROUNDS && atomic_load(&pool.active) > 0; i++)
-        cpu_relax();
-    if (atomic_load(&pool.active) > 0) {
+    if (spin_while_nonzero(&pool.active) != 0) {
         pthread_mutex_lock(&pool.lock);
         while (atomic_load(&pool.active) > 0)
             pthread_cond_wait(&pool.done, &pool.lock);
