@@ -15,9 +15,13 @@ case "${1:-}" in
     *) echo "usage: $0 [--all]" >&2; exit 2 ;;
 esac
 
+# Installed for this machine's architecture: `dpkg -s` fails on a package
+# that is also installed for another one (e.g. a cross-compiling zlib1g-dev).
+native=$(dpkg --print-architecture)
 missing=""
 for p in $packages; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+    dpkg-query -W -f='${Status} ${Architecture}\n' "$p" 2>/dev/null |
+        grep -Eq "ok installed ($native|all)\$" || missing="$missing $p"
 done
 [ -n "$missing" ] || exit 0
 
