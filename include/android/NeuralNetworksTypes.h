@@ -174,7 +174,7 @@ typedef enum {
      * Types T by feature level: FL1 TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM; FL3 +TENSOR_FLOAT16; FL4 +TENSOR_QUANT8_ASYMM_SIGNED.
      * Rules: input count: explicit 10 (11 with nchw), implicit 7 (8 with nchw). outH/outW per Spatial size.
      * Formula: out[n,y,x,c] = act( Σ_{i< fh, j< fw} in[n, y·sh + i − pt, x·sw + j − pl, c] / cnt ).
-     * cnt: specification writes "sum(1)" (number of summed cells); padding cells are excluded from both sum and cnt.
+     * cnt = number of summed cells; padding cells are excluded from both sum and cnt.
      */
     ANEURALNETWORKS_AVERAGE_POOL_2D = 1,
     /**
@@ -183,11 +183,11 @@ typedef enum {
      * | # | input | type | shape / constraint |
      * |---|---|---|---|
      * | 0 … n−1 | in_i | T | same rank ≤ 4; dims equal except on axis; 0-size FL3+ (any dim) |
-     * | n | axis | INT32 | concatenation dim; range unspecified (0 ≤ axis < rank; CTS uses only non-negative) |
+     * | n | axis | INT32 | concatenation dim; 0 ≤ axis < rank |
      * | out 0 | out | T | in_0's shape with dim[axis] = Σ_i in_i.dim[axis]; quant: see rules |
      *
      * Types T by feature level: FL1 TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM (restricted before FL3, see rules); FL3 +TENSOR_FLOAT16; FL4 +TENSOR_QUANT8_ASYMM_SIGNED.
-     * Rules: all inputs same operand type. TENSOR_QUANT8_ASYMM before FL3: every input's scale/zp = output's (FL1 text: all inputs share one scale/zp). TENSOR_QUANT8_ASYMM FL3+: inputs and output free q. TENSOR_QUANT8_ASYMM_SIGNED: free q. n ≥ 1.
+     * Rules: all inputs same operand type. TENSOR_QUANT8_ASYMM before FL3: every input's scale/zp = output's. TENSOR_QUANT8_ASYMM FL3+: inputs and output free q. TENSOR_QUANT8_ASYMM_SIGNED: free q. n ≥ 1.
      */
     ANEURALNETWORKS_CONCATENATION = 2,
     /**
@@ -222,7 +222,7 @@ typedef enum {
      * | 12 | 9 | dilation_h | INT32 | opt, default 1; FL3+; if given, dilation_w must be given too |
      * | out 0 | | out | T_in | [N, outH, outW, Cout] |
      *
-     * Rules: TENSOR_QUANT8_ASYMM output before FL3: s_out > s_in·s_f (requirement dropped FL3+). Dilation k: k − 1 skipped cells between filter taps (eff filter = (f−1)·k + 1). Bias rules are phrased "should" in the specification (enforce). Input counts: explicit 10 / 11 / 13, implicit 7 / 8 / 10; count 10 is ambiguous — implicit iff input 7 is BOOL.
+     * Rules: TENSOR_QUANT8_ASYMM output before FL3: s_out > s_in·s_f (requirement dropped FL3+). Dilation k: k − 1 skipped cells between filter taps (eff filter = (f−1)·k + 1). Input counts: explicit 10 / 11 / 13, implicit 7 / 8 / 10; with 10 inputs, the signature is implicit iff input 7 is BOOL.
      * Formula: out[n,y,x,o] = act( bias[o] + Σ_{i< fh, j< fw, c< Cin} in[n, y·sh + i·dh − pt, x·sw + j·dw − pl, c] · filter[o,i,j,c] ).
      */
     ANEURALNETWORKS_CONV_2D = 3,
@@ -249,7 +249,7 @@ typedef enum {
      * | 13 | 10 | dilation_h | INT32 | opt, default 1; FL3+; paired with dilation_w |
      * | out 0 | | out | T_in | [N, outH, outW, Cout] |
      *
-     * Rules: TENSOR_QUANT8_ASYMM output before FL3: s_out > s_in·s_f. Input counts: explicit 11 / 12 / 14, implicit 8 / 9 / 11; count 11 is ambiguous — implicit iff input 8 is BOOL. (The specification states channelDim = 3 only under the explicit list; it applies to both.)
+     * Rules: TENSOR_QUANT8_ASYMM output before FL3: s_out > s_in·s_f. Input counts: explicit 11 / 12 / 14, implicit 8 / 9 / 11; with 11 inputs, the signature is implicit iff input 8 is BOOL. Per-channel filters have channelDim = 3 in both signatures.
      * Formula: out[n,y,x,k·m+q] = act( bias[k·m+q] + Σ_{i< fh, j< fw} in[n, y·sh + i·dh − pt, x·sw + j·dw − pl, k] · filter[0,i,j,k·m+q] ).
      */
     ANEURALNETWORKS_DEPTHWISE_CONV_2D = 4,
@@ -289,7 +289,7 @@ typedef enum {
      * | 1 | values | T | n-D [D0, D1, …], n ≥ 2 |
      * | out 0 | out | T | [k, D1, …] (rank n); quant: same q as values |
      *
-     * Types T (values) by feature level: FL1 TENSOR_FLOAT32; FL3 +TENSOR_INT32, +TENSOR_QUANT8_ASYMM; FL4 +TENSOR_FLOAT16, +TENSOR_QUANT8_ASYMM_SIGNED. (FL1 text lists no types.)
+     * Types T (values) by feature level: FL1 TENSOR_FLOAT32; FL3 +TENSOR_INT32, +TENSOR_QUANT8_ASYMM; FL4 +TENSOR_FLOAT16, +TENSOR_QUANT8_ASYMM_SIGNED.
      * Rules: an index outside [0, D0) ⇒ execution fails with an error (no clamping, no zero fill).
      * Formula: out[i, …] = values[lookups[i], …].
      */
@@ -317,7 +317,7 @@ typedef enum {
      * | out 0 | out | T | [B, U] |
      *
      * Types T by feature level: FL1 TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM; FL3 +TENSOR_FLOAT16; FL4 +TENSOR_QUANT8_ASYMM_SIGNED.
-     * Rules: bias TENSOR_FLOAT32 for float32 input; quant input: bias TENSOR_INT32, zp 0, scale = s_in·s_weights ("should" in the specification). Float16 bias type unspecified (TENSOR_FLOAT16). TENSOR_QUANT8_ASYMM output before FL3: s_out > s_in·s_weights. numel(in) divisible by I. FL1 text: no minimum rank stated, rank > 2 flattened.
+     * Rules: bias TENSOR_FLOAT32 for float32 input; quant input: bias TENSOR_INT32, zp 0, scale = s_in·s_weights. Float16 bias type unspecified (TENSOR_FLOAT16). TENSOR_QUANT8_ASYMM output before FL3: s_out > s_in·s_weights. numel(in) divisible by I. Inputs of rank > 2 are flattened to 2-D.
      * Formula: out = act(in2d · weightsᵀ + bias).
      */
     ANEURALNETWORKS_FULLY_CONNECTED = 9,
@@ -332,7 +332,7 @@ typedef enum {
      * | out 0 | out | T | [k, …]; TENSOR_QUANT8_ASYMM: same q as values |
      * | out 1 | hits | TENSOR_QUANT8_ASYMM | [k]; scale 1.0, zp 0; non-zero = hit, 0 = miss |
      *
-     * Types T (values): FL1 TENSOR_FLOAT32, TENSOR_INT32, TENSOR_QUANT8_ASYMM (no later additions; FL1 text lists none).
+     * Types T (values): FL1 TENSOR_FLOAT32, TENSOR_INT32, TENSOR_QUANT8_ASYMM (no later additions).
      * Rules: miss ⇒ that output slice is all zeros ("zero values"; raw 0 for quant is the likely reading, unspecified) and hit = 0.
      * Formula: out[i] = values[j] where keys[j] = lookups[i]; else zeros.
      */
@@ -368,7 +368,7 @@ typedef enum {
      *
      * | # | input | type | shape / constraint |
      * |---|---|---|---|
-     * | 0 | in | T | rank ≤ 4 (specification names [N,H,W,C]); rank < 4 only FL3+ (FL1: 4-D NHWC) |
+     * | 0 | in | T | rank ≤ 4; rank < 4 only FL3+ (FL1: 4-D NHWC) |
      * | 1 | radius | INT32 | half-width r of the window |
      * | 2 | bias | FLOAT32 (T = float32) / FLOAT16 (T = float16) | ≠ 0 |
      * | 3 | alpha | same scalar type as bias | scale factor |
@@ -397,8 +397,8 @@ typedef enum {
      *
      * | # | input | type | shape / constraint |
      * |---|---|---|---|
-     * | 0 | hash | float tensor (specification: "Float") | 2-D [F, Bt]: F hash functions, Bt bits per function; sparse: Bt + ceil(log2 F) ≤ 32 (FL1 text: Bt ≤ 32) |
-     * | 1 | input | T | rank ≥ 1; specification: no restriction on data type |
+     * | 0 | hash | F32 or F16 | 2-D [F, Bt]: F hash functions, Bt bits per function; sparse: Bt + ceil(log2 F) ≤ 32 |
+     * | 1 | input | T | rank ≥ 1; any data type |
      * | 2 | weight | float tensor (same type as hash) | opt; 1-D [input.dim0]; absent ⇒ every weight 1.0 |
      * | 3 | type | scalar (INT32) | 1 SPARSE_DEPRECATED, 2 DENSE, 3 SPARSE (FL3+) |
      * | out 0 | out | TENSOR_INT32 for sparse; dense unspecified | sparse: [F]; dense: [F·Bt] |
@@ -441,7 +441,7 @@ typedef enum {
      * | 24 | LN weights, forget gate | T | [U]; opt; FL3+ |
      * | 25 | LN weights, cell gate | T | [U]; opt; FL3+ |
      * | 26 | LN weights, output gate | T | [U]; opt; FL3+ |
-     * | out 0 | scratch | T | [B, 3U] with CIFG, [B, 4U] without (FL1 text: 3-D [B, U, 4]) |
+     * | out 0 | scratch | T | [B, 3U] with CIFG, [B, 4U] without |
      * | out 1 | h_t output state out | T | [B, P] |
      * | out 2 | C_t cell state out | T | [B, U] |
      * | out 3 | output | T | [B, P]; same values as h_t |
@@ -449,10 +449,10 @@ typedef enum {
      * Types T by feature level: FL1 TENSOR_FLOAT32; FL3 +TENSOR_FLOAT16. All tensor inputs and outputs share T.
      * Rules:
      * - CIFG group {1, 5, 12}: all present or all absent. All absent ⇒ CIFG: i_t = 1 − f_t.
-     * - Peephole: {10, 11} present together (⇒ peephole on). 9 must be present iff peephole is on and CIFG is off; otherwise 9 absent. (The specification also says all three are all-or-none; the CIFG case overrides. CTS has CIFG+peephole with 9 absent.)
+     * - Peephole: {10, 11} present together (⇒ peephole on). 9 must be present iff peephole is on and CIFG is off; otherwise 9 absent.
      * - Projection: 16 present ⇔ projection layer; 17 may be present only when 16 is (optional even then).
      * - Layer norm (FL3+): {23…26} all present or all absent; with CIFG, 23 absent and {24, 25, 26} all-or-none. LN is on iff all LN weights required for the configuration are present.
-     * - Input count: 23 at FL1–2; 27 from FL3 (reference still accepts 23).
+     * - Input count: 23 at FL1–2; 27 from FL3.
      * - The activation codes of input 20 are not FuseCode values (4 tanh, 6 sigmoid).
      * Formula (σ = logistic, ⊙ = element-wise; peephole terms only when on):
      * i_t = σ(W_xi x + W_hi h_{t−1} + W_ci ⊙ C_{t−1} + b_i) (CIFG: i_t = 1 − f_t)
@@ -460,7 +460,7 @@ typedef enum {
      * C_t = clip(f_t ⊙ C_{t−1} + i_t ⊙ g(W_xc x + W_hc h_{t−1} + b_c), cell_clip)
      * o_t = σ(W_xo x + W_ho h_{t−1} + W_co ⊙ C_t + b_o)
      * h_t = clip(W_proj (o_t ⊙ g(C_t)) + b_proj, proj_clip) with projection, else o_t ⊙ g(C_t).
-     * Layer norm (specification: Ba et al. §3.1, inputs of the gate activations are normalised, rescaled, recentred). order: per gate, take the pre-activation without bias (incl. peephole term), normalise over U to mean 0 / variance 1 (ε ≈ 1e-8), multiply by the LN weights, then add the gate bias.
+     * Layer norm (Ba et al., §3.1), per gate, take the pre-activation without bias (incl. peephole term), normalise over U to mean 0 / variance 1 (ε ≈ 1e-8), multiply by the LN weights, then add the gate bias.
      */
     ANEURALNETWORKS_LSTM = 16,
     /**
@@ -532,7 +532,7 @@ typedef enum {
      * | out 0 | out | T | dims = shape with −1 resolved; quant: same q |
      *
      * Types T by feature level: FL1 TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM; FL3 +TENSOR_FLOAT16; FL4 +TENSOR_QUANT8_ASYMM_SIGNED; FL6 +TENSOR_INT32.
-     * Rules: −1 is described only in the FL4 text, with no level (FL1 text silent). Element order (row-major) unchanged.
+     * Rules: one dimension of the new shape may be −1, computed from the others. Element order (row-major) unchanged.
      */
     ANEURALNETWORKS_RESHAPE = 22,
     /**
@@ -551,8 +551,8 @@ typedef enum {
      * | out 0 | | out | T | [N, out_h, out_w, C]; quant: same q |
      *
      * Types T by feature level: FL1 TENSOR_FLOAT32; FL3 +TENSOR_FLOAT16, +TENSOR_QUANT8_ASYMM; FL4 +TENSOR_QUANT8_ASYMM_SIGNED.
-     * Rules: FL1 text orders inputs 1, 2 as height, width; FL3+ text says width, height . Aspect ratio is not preserved; output corners need not equal input corners. The signature is told apart by the type of input 1 (INT32 vs float).
-     * Formula (TFLite reference; specification gives none), per spatial axis: ratio = (align_corners ∧ out > 1) ? (in − 1)/(out − 1) : in/out (sizes after flooring); src = half_pixel ? (dst + 0.5)·ratio − 0.5 : dst·ratio; lo = max(floor(src), 0); hi = min(ceil(src), in − 1); t = src − lo; value = bilinear blend of the 4 neighbours (lo/hi on H × lo/hi on W) with weights (1 − t, t).
+     * Rules: Inputs 1, 2 are the output width and height. Aspect ratio is not preserved; output corners need not equal input corners. The signature is told apart by the type of input 1 (INT32 vs float).
+     * Formula, per spatial axis: ratio = (align_corners ∧ out > 1) ? (in − 1)/(out − 1) : in/out (sizes after flooring); src = half_pixel ? (dst + 0.5)·ratio − 0.5 : dst·ratio; lo = max(floor(src), 0); hi = min(ceil(src), in − 1); t = src − lo; value = bilinear blend of the 4 neighbours (lo/hi on H × lo/hi on W) with weights (1 − t, t).
      */
     ANEURALNETWORKS_RESIZE_BILINEAR = 23,
     /**
@@ -565,12 +565,12 @@ typedef enum {
      * | 2 | R (recurrent weights) | T | [U, U] |
      * | 3 | bias | T | [U] |
      * | 4 | h_in (hidden state) | T | [B, U] |
-     * | 5 | act | INT32 | FuseCode; specification calls it "optional"; NONE = linear |
+     * | 5 | act | INT32 | FuseCode; NONE = linear |
      * | out 0 | h_out (hidden state) | T | [B, U] |
      * | out 1 | output | T | [B, U]; same values as h_out |
      *
      * Types T by feature level: FL1 TENSOR_FLOAT32; FL3 +TENSOR_FLOAT16. All input tensors share T.
-     * Formula: h_out = act(W·x + R·h_in + bias) per batch row, i.e. out[b,u] = act(Σ_i W[u,i]·x[b,i] + Σ_j R[u,j]·h_in[b,j] + bias[u]) (R orientation per reference; CTS R is symmetric, so it does not tell).
+     * Formula: h_out = act(W·x + R·h_in + bias) per batch row, i.e. out[b,u] = act(Σ_i W[u,i]·x[b,i] + Σ_j R[u,j]·h_in[b,j] + bias[u]).
      */
     ANEURALNETWORKS_RNN = 24,
     /**
@@ -607,18 +607,18 @@ typedef enum {
      * | # | input | type | shape / constraint |
      * |---|---|---|---|
      * | 0 | x | T | [B, I] |
-     * | 1 | weights_feature | T | specification: [U, I]|
-     * | 2 | weights_time | T | specification: [U, M]|
+     * | 1 | weights_feature | T | [U, I]|
+     * | 2 | weights_time | T | [U, M]|
      * | 3 | bias | T | opt; [U] |
-     * | 4 | state_in | T | specification: [B, (M − 1)·U·rank]|
+     * | 4 | state_in | T | [B, (M − 1)·U·rank]|
      * | 5 | rank | scalar (INT32) | rank of the SVD approximation |
-     * | 6 | act | INT32 | FuseCode; specification calls it "optional"; NONE = linear |
+     * | 6 | act | INT32 | FuseCode; NONE = linear |
      * | out 0 | state_out | T | same shape as state_in |
      * | out 1 | output | T | [B, U] |
      *
      * Types T by feature level: FL1 TENSOR_FLOAT32; FL3 +TENSOR_FLOAT16. All input tensors share T.
-     * Formula (specification, rank 1): memory = push(conv1d(x, weights_feature, VALID)), oldest entry dropped; out = act(memory · weights_time + bias); each extra rank stacks another set of filters.
-     * reference: F = U·rank filters; for each batch b and filter f: s = state_in[b, f·M … f·M + M − 1]; s[M−1] = Σ_i x[b,i]·weights_feature[f,i]; t_f = Σ_m s[m]·weights_time[f,m]; out[b,u] = act(bias[u] + Σ_{r< rank} t_{u·rank + r}); state_out[b, f-block] = s shifted left one slot with s[M−1] = 0.
+     * Formula (rank 1): memory = push(conv1d(x, weights_feature, VALID)), oldest entry dropped; out = act(memory · weights_time + bias); each extra rank stacks another set of filters.
+     * In general: F = U·rank filters; for each batch b and filter f: s = state_in[b, f·M … f·M + M − 1]; s[M−1] = Σ_i x[b,i]·weights_feature[f,i]; t_f = Σ_m s[m]·weights_time[f,m]; out[b,u] = act(bias[u] + Σ_{r< rank} t_{u·rank + r}); state_out[b, f-block] = s shifted left one slot with s[M−1] = 0.
      */
     ANEURALNETWORKS_SVDF = 27,
     /**
@@ -638,13 +638,13 @@ typedef enum {
      *
      * | # | input | type | shape / constraint |
      * |---|---|---|---|
-     * | 0 | in | T | 4-D [N,H,W,C] (specification says "n-D" but lists rank 4) |
+     * | 0 | in | T | 4-D [N,H,W,C] |
      * | 1 | block | TENSOR_INT32 | 1-D, one entry per spatial dim ([2]: bh, bw); every value ≥ 1 |
      * | 2 | nchw | BOOL | opt, default false; FL3+ |
      * | out 0 | out | T | [N/(bh·bw), H·bh, W·bw, C]; quant: same q |
      *
      * Types T by feature level: FL2 TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM; FL3 +TENSOR_FLOAT16; FL4 +TENSOR_QUANT8_ASYMM_SIGNED.
-     * Rules: no crops input. Output shape unspecified in the specification (as above; N divisible by bh·bw).
+     * Rules: no crops input. N must be divisible by bh·bw.
      * Formula : out[n, h·bh + i, w·bw + j, c] = in[(i·bw + j)·N_out + n, h, w, c], N_out = N/(bh·bw).
      */
     ANEURALNETWORKS_BATCH_TO_SPACE_ND = 29,
@@ -673,7 +673,7 @@ typedef enum {
      * | out 0 | out | T | reduced shape; all dims reduced and keep_dims off ⇒ [1]; quant: same q |
      *
      * Types T by feature level: FL2 TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM; FL3 +TENSOR_FLOAT16; FL4 +TENSOR_QUANT8_ASYMM_SIGNED.
-     * Rules: an empty axes list does NOT mean "reduce everything" (early documentation claimed so; never implemented). Behaviour for empty axes otherwise unspecified. Repeated axes allowed (CTS uses [1, 0, −3, −3]); each dim reduced once.
+     * Rules: an empty axes list does NOT mean "reduce everything". Behaviour for empty axes otherwise unspecified. Repeated axes are allowed; each dim is reduced once.
      */
     ANEURALNETWORKS_MEAN = 31,
     /**
@@ -694,14 +694,14 @@ typedef enum {
      *
      * | # | input | type | shape / constraint |
      * |---|---|---|---|
-     * | 0 | in | T | 4-D [N,H,W,C] (specification says "n-D" but lists rank 4) |
+     * | 0 | in | T | 4-D [N,H,W,C] |
      * | 1 | block | TENSOR_INT32 | 1-D [M], one entry per spatial dim (M = 2: bh, bw); every value ≥ 1 |
      * | 2 | paddings | TENSOR_INT32 | 2-D [M, 2]; every value ≥ 0; [i,0] before, [i,1] after spatial dim i |
      * | 3 | nchw | BOOL | opt, default false; FL3+ |
      * | out 0 | out | T | [N·bh·bw, (H + pt + pb)/bh, (W + pl + pr)/bw, C]; quant: same q |
      *
      * Types T by feature level: FL2 TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM (pad value defined only FL3+); FL3 +TENSOR_FLOAT16; FL4 +TENSOR_QUANT8_ASYMM_SIGNED.
-     * Rules: pad value = logical 0 (quant: the zero point) FL3+; for TENSOR_QUANT8_ASYMM before FL3 undefined. Output shape unspecified in the specification (as above; padded H, W divisible by bh, bw).
+     * Rules: pad value = logical 0 (quant: the zero point) FL3+; for TENSOR_QUANT8_ASYMM before FL3 undefined. The padded H, W must be divisible by bh, bw.
      * Formula : out[(i·bw + j)·N + n, h, w, c] = padded[n, h·bh + i, w·bw + j, c], padded = in with paddings applied.
      */
     ANEURALNETWORKS_SPACE_TO_BATCH_ND = 33,
@@ -873,11 +873,11 @@ typedef enum {
      * | 32 | bw output gate bias | T | `[bwU]` |
      * | 33 | bw projection W | T | optional; `[bwO, bwU]` |
      * | 34 | bw projection bias | T | optional; `[bwO]` |
-     * | 35 | fw activation state in | T | `[B, fwO]` (specification writes `[B, bw_output_size]`: evident fw/bw typo) |
-     * | 36 | fw cell state in | T | `[B, fwU]` (specification writes `[B, bw_num_units]`: evident fw/bw typo) |
+     * | 35 | fw activation state in | T | `[B, fwO]` |
+     * | 36 | fw cell state in | T | `[B, fwU]` |
      * | 37 | bw activation state in | T | `[B, bwO]` |
      * | 38 | bw cell state in | T | `[B, bwU]` |
-     * | 39 | aux input | T | optional; `[Tm, B, A]` (specification gives only this time-major form) |
+     * | 39 | aux input | T | optional; `[Tm, B, A]` |
      * | 40 | fw aux input-to-input W | T | optional; `[fwU, A]` |
      * | 41 | fw aux input-to-forget W | T | optional; `[fwU, A]` |
      * | 42 | fw aux input-to-cell W | T | optional; `[fwU, A]` |
@@ -902,9 +902,9 @@ typedef enum {
      * | out 0 | fw output | T | time-major `[Tm, B, fwO]` or, merged, `[Tm, B, fwO + bwO]`; batch-major `[B, Tm, fwO]` / `[B, Tm, fwO + bwO]` |
      * | out 1 | bw output | T | time-major `[Tm, B, bwO]`; batch-major `[B, Tm, bwO]`; unused when merge_outputs |
      * | out 2 | fw activation state out | T | FL4, optional; `[B, fwO]`, state after the last step |
-     * | out 3 | fw cell state out | T | FL4, optional; `[B, fwU]` (specification: "fw_cell_size") |
+     * | out 3 | fw cell state out | T | FL4, optional; `[B, fwU]` |
      * | out 4 | bw activation state out | T | FL4, optional; `[B, bwO]` |
-     * | out 5 | bw cell state out | T | FL4, optional; `[B, bwU]` (specification: "bw_cell_size") |
+     * | out 5 | bw cell state out | T | FL4, optional; `[B, bwU]` |
      *
      * Types T by feature level: FL3 TENSOR_FLOAT32, TENSOR_FLOAT16 (one type for every tensor operand). 61 inputs at FL3 and FL4.
      * Rules:
@@ -955,7 +955,7 @@ typedef enum {
      * Types T by feature level: FL3 TENSOR_FLOAT32, TENSOR_FLOAT16 (all tensor inputs same type).
      * Rules: linking modes as in BIDIRECTIONAL_SEQUENCE_LSTM (42): regular (no aux), cross-linking (aux input +
      * aux weights), parallel linking (FL4: aux input, no aux weights → bw cell reads aux input). At FL3 no state
-     * outputs and no internal state. Source cites "input 6 (timeMajor)" in shape text; time_major is input 13.
+     * outputs and no internal state.
      * Formula: fw: for s = 1..Tm: h_fw = act(x_s·W_fwᵀ + h_fw·R_fwᵀ + b_fw), out_fw[s] = h_fw.
      * bw: for s = Tm..1: h_bw = act(x_s·W_bwᵀ + h_bw·R_bwᵀ + b_bw), out_bw[s] = h_bw.
      * Cross-linking adds aux_s·W_auxᵀ inside act for each direction.
@@ -984,7 +984,7 @@ typedef enum {
      * Rules: valid box ⇔ x1 ≤ x2 and y1 ≤ y2. NMS per class: repeatedly take the highest-score pending box,
      * remove it from pending, rescale the rest by the kernel using IoU with it, drop any below
      * nms_score_threshold. num_output_rois is data-dependent → output dims known only after execution.
-     * when T = TENSOR_FLOAT16, inputs 3, 6, 7, 8 must be FLOAT16 (specification says FLOAT32); boxes for
+     * when T = TENSOR_FLOAT16, inputs 3, 6, 7, 8 must be FLOAT16; boxes for
      * T = TENSOR_QUANT8_ASYMM_SIGNED use zp 0 (zp −128 is outside QUANT16_ASYMM's range).
      * Formula: hard: s' = s·[IoU < thr]; linear: s' = s·(IoU < thr ? 1 : 1 − IoU); gaussian: s' = s·exp(−IoU²/σ).
      */
@@ -997,7 +997,7 @@ typedef enum {
      * | 0 | x | Tin | rank ≥ 1 |
      * | out 0 | y | Tout | same shape as input 0 |
      *
-     * Types by feature level: FL3 Tin, Tout ∈ {TENSOR_FLOAT16, TENSOR_FLOAT32, TENSOR_INT32, TENSOR_QUANT8_ASYMM} (specification lists the set, no pair restriction); FL4 + identity casts (Tout = Tin) for TENSOR_BOOL8, TENSOR_INT32, TENSOR_QUANT16_ASYMM, TENSOR_QUANT16_SYMM, TENSOR_QUANT8_ASYMM_SIGNED, TENSOR_QUANT8_SYMM.
+     * Types by feature level: FL3 Tin, Tout ∈ {TENSOR_FLOAT16, TENSOR_FLOAT32, TENSOR_INT32, TENSOR_QUANT8_ASYMM} (any pair); FL4 + identity casts (Tout = Tin) for TENSOR_BOOL8, TENSOR_INT32, TENSOR_QUANT16_ASYMM, TENSOR_QUANT16_SYMM, TENSOR_QUANT8_ASYMM_SIGNED, TENSOR_QUANT8_SYMM.
      * Rules: scale and zeroPoint are ignored: quantized tensors are converted as their raw integers
      * (QUANT8_ASYMM = uint8 values). Out-of-range/rounding behaviour: unspecified (to uint8 saturates to
      * [0, 255]; float→int truncates via static_cast).
@@ -1045,10 +1045,10 @@ typedef enum {
      * Rules: dy, dx = linear-scale centre corrections relative to anchor size; dh, dw = log-scale size
      * corrections. Entries of outputs 0–2 past num_detections[b]: content unspecified (zero-filled).
      * Zero-sized: unspecified.
-     * for T = TENSOR_FLOAT16, inputs 3–6 are FLOAT16 (specification says FLOAT32); when input 7 = false,
+     * for T = TENSOR_FLOAT16, inputs 3–6 are FLOAT16; when input 7 = false,
      * outputs 0–2 have max_num_detections·max_classes_per_detection slots instead of max_num_detections;
      * validation requires scales > 0, thresholds ≥ 0, num_classes > 1, length_box_encoding ≥ 4, max_num_detections > 0.
-     * Formula (decode; specification only calls inputs 3–6 "scaling factors"; reference divides by them):
+     * Formula (decode):
      * cy = dy/y_scale·h_a + cy_a; cx = dx/x_scale·w_a + cx_a; h = h_a·exp(dh/h_scale); w = w_a·exp(dw/w_scale);
      * box = [cy − h/2, cx − w/2, cy + h/2, cx + w/2].
      */
@@ -1131,7 +1131,7 @@ typedef enum {
      * Rules: valid box ⇔ x1 ≤ x2, y1 ≤ y2. dx, dy linear-scale centre corrections relative to width/height;
      * dw, dh log-scale. Channel dim is the last dim in NHWC. num_output_rois data-dependent → output dims known
      * only after execution. for T = TENSOR_FLOAT16, inputs 4, 5, 8, 9 are FLOAT16.
-     * Formula (reference; specification gives only the prose steps): per batch, box for grid cell (h, w), anchor a =
+     * Formula: per batch, box for grid cell (h, w), anchor a =
      * anchors[a] + [w·width_stride, h·height_stride, w·width_stride, h·height_stride], decoded and clipped as in
      * AXIS_ALIGNED_BBOX_TRANSFORM (41) with image_info[batch]; then top pre_nms_top_n by score → min_size
      * filter → hard NMS (iou_threshold) keeping ≤ post_nms_top_n.
@@ -1216,7 +1216,7 @@ typedef enum {
      * Types T by feature level: FL3 TENSOR_FLOAT16, TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM (+per-channel filter); FL4 +TENSOR_QUANT8_ASYMM_SIGNED (+per-channel filter).
      * Rules: rank 4. Layout flag exists from FL3 (the op's first level) and is a required input in both signatures.
      * No dilation inputs. Zero-sized input: unspecified. Output size formula not restated in this op's doc
-     * (conv convention: explicit out = ⌊(in + pad_a + pad_b − f)/stride⌋ + 1; SAME out = ⌈iunspecifiedtride⌉ per PaddingCode).
+     * (conv convention: explicit out = ⌊(in + pad_a + pad_b − f)/stride⌋ + 1; SAME out = ⌈in/stride⌉ per PaddingCode).
      * Formula: out[b, i, j, g·M + q] = act( Σ_{di,dj,dk} in[b, stride_h·i + di, stride_w·j + dj, g·Cg + dk] · filter[g·M + q, di, dj, dk] + bias[g·M + q] ),
      * input coords offset by the top/left padding (zero outside), dk ∈ [0, Cg).
      */
@@ -1233,7 +1233,7 @@ typedef enum {
      * | out 1 | keypoints | type of input 1 | `[num_boxes, num_keypoints, 2]`, last dim `[x, y]`; TENSOR_QUANT16_ASYMM → scale 0.125, zp 0 |
      *
      * Types T by feature level: FL3 TENSOR_FLOAT16, TENSOR_FLOAT32, TENSOR_QUANT8_ASYMM; FL4 +TENSOR_QUANT8_ASYMM_SIGNED.
-     * Rules: rank 4 for input 0. Valid box ⇔ x1 ≤ x2, y1 ≤ y2. Max locatiounspecifiedcore approximate bicubic
+     * Rules: rank 4 for input 0. Valid box ⇔ x1 ≤ x2, y1 ≤ y2. Max location/score approximate bicubic
      * upscaling via second-order Taylor expansion around the discrete maximum; keypoints mapped into the box.
      * boxes for TENSOR_QUANT8_ASYMM_SIGNED use zp 0.
      */
@@ -1243,7 +1243,7 @@ typedef enum {
      *
      * | # | input | type | shape / constraint |
      * |---|---|---|---|
-     * | 0 | input | T | 4-D (specification also says "n-D"); NHWC or NCHW per input 4 |
+     * | 0 | input | T | 4-D; NHWC or NCHW per input 4 |
      * | 1 | gamma | FLOAT16 if T = TENSOR_FLOAT16; FLOAT32 if T = TENSOR_FLOAT32 | scale |
      * | 2 | beta | as gamma | offset |
      * | 3 | epsilon | as gamma | added to variance |
@@ -1353,8 +1353,7 @@ typedef enum {
      * | out 0 | max | T | BCAST shape; Q8 → free q |
      *
      * Types T by feature level: FL3 TENSOR_FLOAT16, TENSOR_FLOAT32, TENSOR_INT32, TENSOR_QUANT8_ASYMM; FL4 +TENSOR_QUANT8_ASYMM_SIGNED.
-     * Rules: specification names only QUANT8_ASYMM in the "q may differ" notes (output note lists it twice);
-     * applying the same to QUANT8_ASYMM_SIGNED is the evident intent. Comparison on real values (implied by free q).
+     * Rules: quantized inputs may have different scales and zero points. Comparison on real values (implied by free q).
      */
     ANEURALNETWORKS_MAXIMUM = 65,
     /**
@@ -1473,7 +1472,7 @@ typedef enum {
      *
      * Types: fixed as in the table (no type parameter).
      * Rules: all eight weight tensors (1–8) share one scale and one zp (s_W, zp_W). Bias scale = input scale × that common weight scale.
-     * Feature level: FL3. Gate equations not given (refer to LSTM (16) semantics). Source spells one dimension "numBathes" (= numBatches).
+     * Feature level: FL3. Gates as in LSTM (16).
      */
     ANEURALNETWORKS_QUANTIZED_16BIT_LSTM = 73,
     /**
@@ -1805,7 +1804,7 @@ typedef enum {
      * | 27 | output layer-norm weights (opt) | T | [num_units] |
      * | out 0 | output | T | time-major [max_time, batch_size, output_size]; batch-major [batch_size, max_time, output_size] |
      * | out 1 | final output state (opt, FL4) | T | [batch_size, output_size]; if present, output 2 must be present |
-     * | out 2 | final cell state (opt, FL4) | T | [batch_size, num_units] (specification calls it cell_size) |
+     * | out 2 | final cell state (opt, FL4) | T | [batch_size, num_units] |
      *
      * Types T by feature level: FL3: F16, F32. All input and output tensors have type T. Rank 3 for input/output.
      * Rules: op since FL3; outputs 1–2 since FL4. At FL3 the final states cannot be read out and NNAPI keeps no state between executions, so chaining cells by passing state tensors is unsupported. Per step s: h_s = LSTM step(x_s, h_{s−1}, C_{s−1}); out[s] = h_s.
@@ -1905,7 +1904,7 @@ typedef enum {
      *
      * Types: fixed as in the table. Feature level: FL4 (whole op).
      * Rules: 32 inputs, 3 outputs. Optional: 1, 5, 9, 10, 11, 12, 16, 17, 20–23, 24, 25. Bias tensors: zp 0, scale = input scale × weights scale.
-     * .23}); they are implied by "quantized version of LSTM". "Input and weights scales" is ambiguous per gate (which weight tensor?) and for the projection bias (projection input is the hidden state, inputs 30/31). How an omitted clip differs from 0.0 is not stated.
+     * The optional groups follow LSTM (16): CIFG {1, 5, 12}, peephole {9, 10, 11}, projection {16, 17}, layer norm {20 … 23}.
      */
     ANEURALNETWORKS_QUANTIZED_LSTM = 95,
     /**
