@@ -26,9 +26,9 @@
  * **Life cycle.** Objects are created, configured, finished, used and freed.
  * Functions that return a new object through an output pointer set it to NULL
  * on failure. Every `_free` accepts NULL and does nothing with it. An object
- * must not be freed while something still uses it: a model while its
- * compilations are being created, a compilation while its executions or
- * bursts exist, a memory while a model, execution or descriptor refers to it.
+ * must outlive the objects made from it: a model its compilations, a
+ * compilation its executions and bursts, a memory the models and executions
+ * that use it. A memory descriptor need not outlive its memories.
  *
  * **Threads.** An object that is being configured belongs to one thread at a
  * time: the caller must not modify it from two threads at once. Once
@@ -81,8 +81,9 @@ void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc* desc);
  * Declares that memories from this descriptor will be used as an input of a
  * compilation. Feature level 4.
  *
- * All roles of a descriptor must agree on the operand type; dimensions must
- * be compatible (unknown dimensions merge with known ones). The same
+ * All roles of a descriptor must agree on the operand type, scale and zero
+ * point (a tensor type other than TENSOR_QUANT8_SYMM_PER_CHANNEL); dimensions
+ * must be compatible (unknown ones merge with known ones). The same
  * (compilation, input) pair may be added only once. Not allowed after
  * ANeuralNetworksMemoryDesc_finish().
  *
@@ -137,8 +138,8 @@ int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc* desc, uin
  * freed. It needs at least one role. Feature level 4.
  *
  * @param desc The descriptor.
- * @return ::ANEURALNETWORKS_NO_ERROR; ::ANEURALNETWORKS_BAD_STATE if it has no
- *         role or is already finished.
+ * @return ::ANEURALNETWORKS_NO_ERROR; ::ANEURALNETWORKS_BAD_DATA if it has no
+ *         role; ::ANEURALNETWORKS_BAD_STATE if already finished.
  */
 int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc* desc);
 
@@ -147,13 +148,15 @@ int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc* desc);
  *
  * The memory starts uninitialized: reading it as an execution input, or
  * copying from it, fails until an execution or ANeuralNetworksMemory_copy()
- * has written it. Where dimensions are still unknown, each execution that
- * writes it as an output fixes them.
+ * has written it. nnapi-linux needs the dimensions fully known, from the
+ * roles or ANeuralNetworksMemoryDesc_setDimensions().
  *
  * @param desc A finished descriptor.
  * @param memory Receives the new memory (NULL on failure).
  * @return ::ANEURALNETWORKS_NO_ERROR; ::ANEURALNETWORKS_BAD_STATE if the
- *         descriptor is not finished; ::ANEURALNETWORKS_OUT_OF_MEMORY.
+ *         descriptor is not finished; ::ANEURALNETWORKS_OP_FAILED if a
+ *         dimension or the rank is still unknown;
+ *         ::ANEURALNETWORKS_OUT_OF_MEMORY.
  */
 int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc* desc,
                                          ANeuralNetworksMemory** memory);
@@ -269,7 +272,7 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(
  * Timing measurement and timeouts need a compilation made this way with
  * exactly one device.
  *
- * @param model A finished model.
+ * @param model A finished model; it must outlive the compilation.
  * @param devices @p numDevices distinct devices.
  * @param numDevices At least 1.
  * @param compilation Receives the new compilation (NULL on failure).
@@ -475,8 +478,8 @@ void ANeuralNetworksMemory_free(ANeuralNetworksMemory* memory);
 int ANeuralNetworksModel_create(ANeuralNetworksModel** model);
 
 /**
- * Frees a model. Compilations already created from it stay valid. Feature
- * level 1.
+ * Frees a model, finished or not. Its compilations must have been freed
+ * first. Feature level 1.
  *
  * @param model The model, or NULL (no effect).
  */
@@ -514,9 +517,9 @@ int ANeuralNetworksModel_addOperand(ANeuralNetworksModel* model,
  * Makes an operand a constant with the given value. Feature level 1.
  *
  * Values of at most ::ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES
- * bytes are copied. Longer values are referenced: the buffer must stay
- * unchanged and alive until every compilation of the model is freed. A NULL
- * buffer with length 0 marks an optional operand as omitted.
+ * bytes are copied. Longer values are referenced: the buffer must outlive the
+ * model and stay unchanged while its executions run. A NULL buffer with
+ * length 0 marks an optional operand as omitted.
  *
  * @param model An unfinished model.
  * @param index The operand's number.
@@ -548,8 +551,8 @@ int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
 
 /**
  * Makes an operand a constant whose value lies in a memory. The region is
- * referenced, not copied: it must stay unchanged until every compilation of
- * the model is freed. Feature level 1.
+ * referenced, not copied: the memory must outlive the model and the region
+ * stay unchanged while its executions run. Feature level 1.
  *
  * @param model An unfinished model.
  * @param index The operand's number.
@@ -575,7 +578,8 @@ int ANeuralNetworksModel_setOperandValueFromMemory(ANeuralNetworksModel* model, 
  *              @p model's compilations. Its relaxed-float setting is ignored
  *              in favour of the main model's.
  * @return ::ANEURALNETWORKS_NO_ERROR; ::ANEURALNETWORKS_BAD_DATA if the
- *         operand is not of type MODEL; ::ANEURALNETWORKS_BAD_STATE if
+ *         operand is not of type MODEL or @p value is @p model;
+ *         ::ANEURALNETWORKS_BAD_STATE if
  *         @p model is finished or @p value is not.
  */
 int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel* model, int32_t index,
@@ -608,7 +612,7 @@ int ANeuralNetworksModel_addOperation(ANeuralNetworksModel* model,
  * @param model An unfinished model.
  * @param inputCount Number of inputs.
  * @param inputs Operand numbers of the inputs: operands without a value.
- * @param outputCount Number of outputs (at least 1).
+ * @param outputCount Number of outputs.
  * @param outputs Operand numbers of the outputs.
  * @return ::ANEURALNETWORKS_NO_ERROR; ::ANEURALNETWORKS_BAD_DATA for bad or
  *         constant operands; ::ANEURALNETWORKS_BAD_STATE once finished.
@@ -635,7 +639,7 @@ int ANeuralNetworksModel_relaxComputationFloat32toFloat16(ANeuralNetworksModel* 
  * Creates a compilation of a finished model for the runtime's devices.
  * Feature level 1.
  *
- * @param model A finished model. It may be freed once the compilation exists.
+ * @param model A finished model; it must outlive the compilation.
  * @param compilation Receives the new compilation (NULL on failure).
  * @return ::ANEURALNETWORKS_NO_ERROR; ::ANEURALNETWORKS_BAD_STATE if the model
  *         is not finished; ::ANEURALNETWORKS_OUT_OF_MEMORY.
@@ -732,7 +736,8 @@ void ANeuralNetworksExecution_free(ANeuralNetworksExecution* execution);
 
 /**
  * Binds an input to a buffer. The buffer is read during the computation, not
- * copied now: keep it unchanged until the computation ends. Feature level 1.
+ * copied now: it must outlive the execution and stay unchanged while a
+ * computation runs. Feature level 1.
  *
  * @param execution An execution not yet computed (or a reusable one not
  *                  running).
