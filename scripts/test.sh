@@ -117,6 +117,9 @@ stage() {
         "$name" $status "$p" "$f" "$s" $((SECONDS - t0)))")
 }
 
+# The stages, in order. Adding one is one line: stage [--full] [--needs PROGRAM]
+# NAME COMMAND... (COMMAND may be a function above; its CTest summaries, or its
+# last `N passed, N failed` line, give the stage's counts).
 stage "optimised build" suite build -DCMAKE_BUILD_TYPE=Release
 stage --full "ASan + UBSan build" suite build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNN_SANITIZE=ON
 stage --full --needs clang "fuzzing (clang, ASan + UBSan)" fuzz
