@@ -118,6 +118,9 @@ typedef enum {
  *   out = ceil(in / stride) with total padding
  *   max(0, (out − 1) × stride + eff − in), the odd cell at the end; VALID
  *   pads nothing, out = ceil((in − eff + 1) / stride).
+ * - **E# / I#**: input positions in the explicit-padding signature (four
+ *   INT32 paddings) and in the implicit one (one PaddingCode) of the windowed
+ *   operations.
  * - **nchw** / layout: an optional BOOL (feature level 3); false (default)
  *   means NHWC [batch, height, width, channels], true NCHW. Shapes are
  *   written NHWC.
