@@ -148,6 +148,18 @@ typedef enum {
     ANEURALNETWORKS_HARD_SWISH = 99,
     ANEURALNETWORKS_FILL = 100,
     ANEURALNETWORKS_RANK = 101,
+    /* Feature level 6. */
+    /* Matrix product of the last two dimensions, batched over the others;
+     * either operand may be transposed first (adj_x, adj_y). */
+    ANEURALNETWORKS_BATCH_MATMUL = 102,
+    /* Stacks N same-shaped tensors into one of rank + 1 along an axis. */
+    ANEURALNETWORKS_PACK = 103,
+    /* Feature level 7. */
+    /* Pads by mirroring the input: REFLECT (edge not repeated) or
+     * SYMMETRIC (edge repeated). */
+    ANEURALNETWORKS_MIRROR_PAD = 104,
+    /* Reverses the order of the elements along one axis. */
+    ANEURALNETWORKS_REVERSE = 105,
 } OperationCode;
 
 /* Activation fused into the result of an operation. */
@@ -181,13 +193,21 @@ typedef enum {
     ANEURALNETWORKS_DEVICE_ACCELERATOR = 4,
 } DeviceTypeCode;
 
-/* Feature levels, numbered like the Android API levels that introduced them. */
+/* Feature levels. Levels 1-5 are numbered like the Android API levels that
+ * introduced them; later levels are not tied to an API level and start at
+ * 1000006, so compare levels with these values, never with API levels. */
 typedef enum {
     ANEURALNETWORKS_FEATURE_LEVEL_1 = 27,
     ANEURALNETWORKS_FEATURE_LEVEL_2 = 28,
     ANEURALNETWORKS_FEATURE_LEVEL_3 = 29,
     ANEURALNETWORKS_FEATURE_LEVEL_4 = 30,
     ANEURALNETWORKS_FEATURE_LEVEL_5 = 31,
+    /* BATCH_MATMUL, PACK; RESHAPE on TENSOR_INT32. */
+    ANEURALNETWORKS_FEATURE_LEVEL_6 = 1000006,
+    /* MIRROR_PAD, REVERSE; RSQRT on 8-bit asymmetric quantized tensors. */
+    ANEURALNETWORKS_FEATURE_LEVEL_7 = 1000007,
+    /* No new operation or type: the level itself. */
+    ANEURALNETWORKS_FEATURE_LEVEL_8 = 1000008,
 } FeatureLevelCode;
 
 /* Results of the API functions. */
