@@ -31,7 +31,8 @@ static nn_tensor tensor(int32_t type, uint32_t rank, const uint32_t *dims, float
     memset(&t, 0, sizeof t);
     t.type = type;
     t.rank = rank;
-    memcpy(t.dims, dims, rank * sizeof dims[0]);
+    if (rank)
+        memcpy(t.dims, dims, rank * sizeof dims[0]);
     t.scale = scale;
     t.zero_point = zero_point;
     return t;
