@@ -147,6 +147,7 @@ typedef struct bmm_case {
     uint32_t rank;
     uint32_t x_dims[4], y_dims[4], out_dims[4];
     bool adj_x, adj_y;
+    bool adj_as_inputs; /* adj_x, adj_y given at execution, not as constants */
     float x_scale, y_scale, out_scale;
     int32_t x_zero, y_zero, out_zero;
 } bmm_case;
@@ -175,17 +176,19 @@ static int run_bmm(const bmm_case *k, const void *x, const void *y, void *out)
     ANeuralNetworksOperandType ty = {k->type, k->rank, k->y_dims, k->y_scale, k->y_zero};
     ANeuralNetworksOperandType to = {k->type, k->rank, k->out_dims, k->out_scale, k->out_zero};
     ANeuralNetworksOperandType tb = {ANEURALNETWORKS_BOOL, 0, NULL, 0.0f, 0};
-    const uint32_t ins[] = {0, 1, 2, 3}, outs[] = {4}, model_ins[] = {0, 1};
+    const uint32_t ins[] = {0, 1, 2, 3}, outs[] = {4}, model_ins[] = {0, 1, 2, 3};
     bool adj_x = k->adj_x, adj_y = k->adj_y;
     if (!rc) rc = ANeuralNetworksModel_addOperand(m, &tx);
     if (!rc) rc = ANeuralNetworksModel_addOperand(m, &ty);
     if (!rc) rc = ANeuralNetworksModel_addOperand(m, &tb);
     if (!rc) rc = ANeuralNetworksModel_addOperand(m, &tb);
     if (!rc) rc = ANeuralNetworksModel_addOperand(m, &to);
-    if (!rc) rc = ANeuralNetworksModel_setOperandValue(m, 2, &adj_x, 1);
-    if (!rc) rc = ANeuralNetworksModel_setOperandValue(m, 3, &adj_y, 1);
+    if (!rc && !k->adj_as_inputs) rc = ANeuralNetworksModel_setOperandValue(m, 2, &adj_x, 1);
+    if (!rc && !k->adj_as_inputs) rc = ANeuralNetworksModel_setOperandValue(m, 3, &adj_y, 1);
     if (!rc) rc = ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_BATCH_MATMUL, 4, ins, 1, outs);
-    if (!rc) rc = ANeuralNetworksModel_identifyInputsAndOutputs(m, 2, model_ins, 1, outs);
+    if (!rc)
+        rc = ANeuralNetworksModel_identifyInputsAndOutputs(m, k->adj_as_inputs ? 4 : 2, model_ins,
+                                                           1, outs);
     if (!rc) rc = ANeuralNetworksModel_finish(m);
     if (!rc) rc = ANeuralNetworksCompilation_create(m, &c);
     if (!rc) rc = ANeuralNetworksCompilation_finish(c);
@@ -195,6 +198,8 @@ static int run_bmm(const bmm_case *k, const void *x, const void *y, void *out)
     if (!rc) rc = ANeuralNetworksExecution_setInput(e, 1, NULL, y, count_of(k->rank, k->y_dims) * es);
     if (!rc)
         rc = ANeuralNetworksExecution_setOutput(e, 0, NULL, out, count_of(k->rank, k->out_dims) * es);
+    if (!rc && k->adj_as_inputs) rc = ANeuralNetworksExecution_setInput(e, 2, NULL, &adj_x, 1);
+    if (!rc && k->adj_as_inputs) rc = ANeuralNetworksExecution_setInput(e, 3, NULL, &adj_y, 1);
     if (!rc) rc = ANeuralNetworksExecution_compute(e);
     ANeuralNetworksExecution_free(e);
     ANeuralNetworksCompilation_free(c);
@@ -297,6 +302,9 @@ static void test_batch_matmul(void)
     bmm_case adj = {.type = ANEURALNETWORKS_TENSOR_FLOAT32, .rank = 3, .adj_x = true,
                     .adj_y = true, .x_dims = {1, 7, 5}, .y_dims = {3, 6, 7}, .out_dims = {3, 5, 6}};
     check_bmm("float32, adj_x and adj_y, broadcast", &adj, 2);
+    /* Shapes that only fit with the adjoints, whose values come at execution. */
+    adj.adj_as_inputs = true;
+    check_bmm("float32, adj_x and adj_y as model inputs", &adj, 7);
     bmm_case big = {.type = ANEURALNETWORKS_TENSOR_FLOAT32, .rank = 3, .adj_y = true,
                     .x_dims = {4, 37, 64}, .y_dims = {4, 29, 64}, .out_dims = {4, 37, 29}};
     check_bmm("float32, packed GEMM sizes", &big, 3);
