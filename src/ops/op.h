@@ -38,8 +38,8 @@
 
 #include "android/NeuralNetworks.h"
 
-/* Largest tensor rank. The specification sets no general limit; MIRROR_PAD
- * and PACK conformance tests use rank 10. */
+/* Largest tensor rank. The specification sets no general limit (REVERSE
+ * alone stops at 8); MIRROR_PAD conformance tests use rank 10. */
 #define NN_MAX_RANK 16
 /* The highest OperationCode the runtime knows. */
 #define NN_LAST_OPERATION ANEURALNETWORKS_REVERSE
