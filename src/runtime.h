@@ -94,6 +94,7 @@ typedef struct nn_operand {
     size_t length;
     const ANeuralNetworksMemory *memory;
     const ANeuralNetworksModel *subgraph;
+    bool has_writer;          /* an operation of the model outputs it */
 } nn_operand;
 
 typedef struct nn_operation {
