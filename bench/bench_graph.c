@@ -109,7 +109,8 @@ static void bench_inputs(uint32_t n)
     ANeuralNetworksModel_free(m);
 }
 
-/* IF nested `levels` deep around y = x + 1; returns the compile result. */
+/* IF nested `levels` deep around y = x + 1: build, compile and (within the
+ * limit) run it. */
 static void bench_nesting(uint32_t levels)
 {
     ANeuralNetworksModel **models = calloc((size_t)levels + 1, sizeof *models);
