@@ -585,6 +585,96 @@ static void test_index_overflow(void)
     ANeuralNetworksModel_free(m);
 }
 
+/* DETECTION_POSTPROCESSING numbers the candidates (anchors x classes) of a
+ * batch; 65536 x 65537 of them cannot be numbered in 32 bits. The 17 GiB of
+ * scores come from a sparse memfd and are never read. */
+static void test_detection_overflow(void)
+{
+    const uint32_t anchors = 65536, classes = 65537;
+    uint32_t s_dims[3] = {1, anchors, classes}, d_dims[3] = {1, anchors, 4};
+    uint32_t a_dims[2] = {anchors, 4}, o1[2] = {1, 1}, o2[3] = {1, 1, 4};
+    ANeuralNetworksOperandType types[18] = {
+            {ANEURALNETWORKS_TENSOR_FLOAT32, 3, s_dims, 0, 0},
+            {ANEURALNETWORKS_TENSOR_FLOAT32, 3, d_dims, 0, 0},
+            {ANEURALNETWORKS_TENSOR_FLOAT32, 2, a_dims, 0, 0},
+            {ANEURALNETWORKS_FLOAT32, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_FLOAT32, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_FLOAT32, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_FLOAT32, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_BOOL, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_INT32, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_INT32, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_INT32, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_FLOAT32, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_FLOAT32, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_BOOL, 0, NULL, 0, 0},
+            {ANEURALNETWORKS_TENSOR_FLOAT32, 2, o1, 0, 0},
+            {ANEURALNETWORKS_TENSOR_FLOAT32, 3, o2, 0, 0},
+            {ANEURALNETWORKS_TENSOR_INT32, 2, o1, 0, 0},
+            {ANEURALNETWORKS_TENSOR_INT32, 1, dim1, 0, 0},
+    };
+    ANeuralNetworksModel *m = NULL;
+    int rc = ANeuralNetworksModel_create(&m);
+    for (int i = 0; i < 18; i++)
+        rc |= ANeuralNetworksModel_addOperand(m, &types[i]);
+    static const float ten = 10.0f, five = 5.0f, thr = 0.0f, iou = 0.5f;
+    static const uint8_t no = 0, yes = 1;
+    static const int32_t one = 1;
+    rc |= ANeuralNetworksModel_setOperandValue(m, 3, &ten, sizeof ten);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 4, &ten, sizeof ten);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 5, &five, sizeof five);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 6, &five, sizeof five);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 7, &no, sizeof no);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 8, &one, sizeof one);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 9, &one, sizeof one);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 10, &one, sizeof one);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 11, &thr, sizeof thr);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 12, &iou, sizeof iou);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 13, &yes, sizeof yes);
+    uint32_t ins[14], outs[4] = {14, 15, 16, 17}, model_in[3] = {0, 1, 2};
+    for (uint32_t i = 0; i < 14; i++)
+        ins[i] = i;
+    rc |= ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_DETECTION_POSTPROCESSING, 14, ins,
+                                            4, outs);
+    rc |= ANeuralNetworksModel_identifyInputsAndOutputs(m, 3, model_in, 4, outs);
+    rc |= ANeuralNetworksModel_finish(m);
+    CHECK_OK(rc);
+    ANeuralNetworksCompilation *c = compile(m, &rc);
+    CHECK_OK(rc);
+    size_t s_bytes = (size_t)anchors * classes * sizeof(float);
+    size_t small = (size_t)anchors * 4 * sizeof(float);
+    int fd = memfd_of(s_bytes);
+    float *deltas = calloc(anchors * 4, sizeof *deltas), *anc = calloc(anchors * 4, sizeof *anc);
+    float out_scores[1], out_boxes[4];
+    int32_t out_classes[1], out_count[1];
+    ANeuralNetworksMemory *mem = NULL;
+    ANeuralNetworksExecution *e = NULL;
+    CHECK(fd >= 0 && deltas != NULL && anc != NULL);
+    if (fd >= 0 && deltas && anc &&
+        ANeuralNetworksMemory_createFromFd(s_bytes, PROT_READ, fd, 0, &mem) == 0 &&
+        ANeuralNetworksExecution_create(c, &e) == 0) {
+        rc = ANeuralNetworksExecution_setInputFromMemory(e, 0, NULL, mem, 0, s_bytes);
+        rc |= ANeuralNetworksExecution_setInput(e, 1, NULL, deltas, small);
+        rc |= ANeuralNetworksExecution_setInput(e, 2, NULL, anc, small);
+        rc |= ANeuralNetworksExecution_setOutput(e, 0, NULL, out_scores, sizeof out_scores);
+        rc |= ANeuralNetworksExecution_setOutput(e, 1, NULL, out_boxes, sizeof out_boxes);
+        rc |= ANeuralNetworksExecution_setOutput(e, 2, NULL, out_classes, sizeof out_classes);
+        rc |= ANeuralNetworksExecution_setOutput(e, 3, NULL, out_count, sizeof out_count);
+        CHECK_OK(rc);
+        CHECK_RC(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_OP_FAILED);
+    } else {
+        CHECK(false);
+    }
+    ANeuralNetworksExecution_free(e);
+    ANeuralNetworksMemory_free(mem);
+    if (fd >= 0)
+        close(fd);
+    free(deltas);
+    free(anc);
+    ANeuralNetworksCompilation_free(c);
+    ANeuralNetworksModel_free(m);
+}
+
 /* ---- 7. fork() after the thread pool started ---- */
 
 #define BIG 1048576 /* elements: enough for the kernels to go parallel */
@@ -841,6 +931,7 @@ int main(int argc, char **argv)
             {"huge_timeouts", test_huge_timeouts},
             {"fd_memories", test_fd_memories},
             {"index_overflow", test_index_overflow},
+            {"detection_overflow", test_detection_overflow},
             {"fork_after_pool", test_fork_after_pool},
             {"many_in_flight", test_many_in_flight},
             {"thread_refused", test_thread_refused},
