@@ -8,7 +8,7 @@ static int create_compilation(ANeuralNetworksModel *model, const ANeuralNetworks
                               bool explicit_single, ANeuralNetworksCompilation **out)
 {
     if (!model->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE, "Compilation_create: the model is not finished");
     ANeuralNetworksCompilation *c = calloc(1, sizeof *c);
     if (c == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
@@ -127,6 +127,8 @@ NN_API int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c)
     }
     /* A compilation is finished even when it failed: it can only be freed. */
     c->finished = true;
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return nn_fail(rc, "Compilation_finish");
     return rc;
 }
 

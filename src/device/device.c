@@ -8,7 +8,9 @@ static bool cpu_supports(const ANeuralNetworksModel *model, uint32_t op_index)
     const nn_op_def *def = nn_op_lookup(op->type);
     if (def == NULL || def->execute == NULL)
         return false;
-    return nn_validate_operation(model, op) == ANEURALNETWORKS_NO_ERROR;
+    /* Like Android's CPU driver: supported when it validates, even if a
+     * value it checks only at execution will make the computation fail. */
+    return nn_validate_operation(model, op, NULL) == ANEURALNETWORKS_NO_ERROR;
 }
 
 static const nn_driver cpu_driver = {.supports = cpu_supports};

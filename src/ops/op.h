@@ -16,6 +16,11 @@
  *             they are), and again before every execute with real shapes and
  *             data. Returns BAD_DATA for incompatible shapes, OP_FAILED for
  *             bad values found in data at execution time.
+ *             Values Android's runtime leaves to execution (a quantized
+ *             bias scale, a fixed output scale, a constant fused activation
+ *             code out of range, ...) are not BAD_DATA: validate reports
+ *             them with nn_defer and goes on; the model builds and compiles,
+ *             and computing it returns OP_FAILED.
  *   execute   computes the outputs. Only called when at least one output
  *             holds elements. Out-of-range indices in data are OP_FAILED.
  *
@@ -37,6 +42,12 @@
 #include <stdint.h>
 
 #include "android/NeuralNetworks.h"
+
+/* The deprecated OEM codes of Android's NeuralNetworksOEM.h (not part of the
+ * NDK header): models may use them; no device here runs OEM_OPERATION. */
+#define NN_OEM_SCALAR 10000
+#define NN_TENSOR_OEM_BYTE 10001
+#define NN_OEM_OPERATION 10000
 
 #define NN_MAX_RANK 8
 /* validate may read in[i] and out[i] for i < NN_VALIDATE_SLOTS before it
@@ -75,6 +86,8 @@ typedef struct nn_op_call {
     size_t scratch_bytes;            /* set by prepare */
     void *scratch;                   /* at least scratch_bytes, 64-byte aligned */
     struct nn_exec_ctx *ctx;         /* executor context (control flow) */
+    /* validate: set by nn_defer (NULL outside model validation) */
+    bool *fails_at_execution;
 } nn_op_call;
 
 typedef struct nn_op_def {
@@ -129,5 +142,16 @@ int nn_check_type(const nn_tensor *t, int32_t type);
 int nn_check_rank(const nn_tensor *t, uint32_t min_rank, uint32_t max_rank);
 /* Quant8 tensors: scale > 0 and zero point in the type's range. */
 int nn_check_quant(const nn_tensor *t);
+
+/* ---- why a check fails (src/util/log.c) ----
+ * Under NNAPI_LINUX_VLOG a failing check records a reason on its thread; the
+ * API call that returns the error logs it in one line with its own name and
+ * the object concerned (the last reason recorded wins). */
+void nn_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Records the reason and returns ANEURALNETWORKS_BAD_DATA. */
+int nn_invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* validate: a value Android checks only when computing. Records the reason
+ * (the first one counts) for the compilation and execution logs. */
+void nn_defer(const nn_op_call *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
