@@ -134,7 +134,7 @@ size_t nn_operand_bytes(int32_t type, uint32_t rank, const uint32_t *dims);
 bool nn_tensor_bytes(const nn_tensor *t, size_t *bytes);
 /* Validates one operation of a model through the registry. *fails_at_execution
  * (may be NULL) is set when the operation passes but computing it must fail
- * (see nn_defer). */
+ * (see nn_check_value). */
 int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
                           bool *fails_at_execution);
 
@@ -314,7 +314,8 @@ void nn_reason_clear(void);
 const char *nn_take_reason(void);
 /* Records text as the reason unless a more precise one is pending. */
 void nn_reason_default(const char *text);
-/* The reason of the latest nn_defer on this thread. */
+/* The reason of the first failed nn_check_value of the latest validation on
+ * this thread. */
 const char *nn_deferred_reason(void);
 
 /* Whether p suits the natural alignment of the type's elements. */

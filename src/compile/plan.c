@@ -74,7 +74,7 @@ static int collect_models(const ANeuralNetworksModel *m, model_list *all, model_
 
 /*
  * A step Android's runtime compiles but whose computation fails: a value it
- * checks only at execution (see nn_defer) or shapes that contradict each
+ * checks only at execution (see nn_check_value) or shapes that contradict each
  * other. It runs in place of the operation, logs why and fails; its state is
  * the reason.
  */

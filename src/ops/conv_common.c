@@ -160,7 +160,12 @@ int nn_conv_read_params(const nn_op_call *c, const nn_conv_layout *l, nn_conv_pa
     if (!err)
         err = read_int(c, l->multiplier, 1, 1, INT32_MAX, &p->multiplier, &p->known);
     if (!err)
-        err = read_int(c, l->act, 0, 0, 3, &p->act, &p->known);
+        err = read_int(c, l->act, 0, INT32_MIN, INT32_MAX, &p->act, &p->known);
+    if (!err && p->act != -1 && l->act >= 0) {
+        err = nn_check_fuse_code(c, p->act);
+        if (p->act < 0 || p->act > 3)
+            p->act = 0; /* validation goes on as if no activation were fused */
+    }
     if (err)
         return err;
     if (l->nchw >= 0) {
@@ -287,29 +292,26 @@ int nn_conv_check_weights(const nn_op_call *c, const nn_tensor *in, const nn_ten
     }
     if (filter->type != t || nn_check_quant(filter))
         return ANEURALNETWORKS_BAD_DATA;
-    return nn_check_bias_scale(in, filter, bias);
+    return nn_check_bias_scale(c, in, filter, bias);
 }
 
-int nn_check_bias_scale(const nn_tensor *in, const nn_tensor *filter, const nn_tensor *bias)
+int nn_check_bias_scale(const nn_op_call *c, const nn_tensor *in, const nn_tensor *filter,
+                        const nn_tensor *bias)
 {
-    /* The reference requires bias scale = input scale x filter scale up to
-     * rounding of the product. */
+    /* bias scale = input scale x filter scale up to rounding of the product;
+     * Android's CPU executor checks it when computing. */
     double prod = (double)(in->scale * filter->scale), bs = bias->scale;
     double lo = prod < bs ? prod : bs;
-    if (!(fabs(prod - bs) <= 1e-6 * lo))
-        return ANEURALNETWORKS_BAD_DATA;
-    return ANEURALNETWORKS_NO_ERROR;
+    return nn_check_value(c, fabs(prod - bs) <= 1e-6 * lo,
+                          "bias scale %g != input scale * filter scale %g", bs, prod);
 }
 
-int nn_conv_check_act(const nn_tensor *t)
+int nn_conv_check_act(const nn_op_call *c, const nn_tensor *t)
 {
     if (t->type != ANEURALNETWORKS_INT32)
-        return ANEURALNETWORKS_BAD_DATA;
-    if (t->data) {
-        int32_t v = nn_scalar_i32(t);
-        if (v < 0 || v > 3)
-            return ANEURALNETWORKS_BAD_DATA;
-    }
+        return nn_invalid("fused activation of type %s, expected INT32", nn_type_name(t->type));
+    if (t->data)
+        return nn_check_fuse_code(c, nn_scalar_i32(t));
     return ANEURALNETWORKS_NO_ERROR;
 }
 

@@ -333,12 +333,14 @@ bool seq_box_main_type_ok(const nn_op_call *c, int32_t t)
            c->feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_4;
 }
 
-int seq_check_box_coords(const nn_tensor *b, int32_t t)
+int seq_check_box_coords(const nn_op_call *c, const nn_tensor *b, int32_t t)
 {
     if (t == ANEURALNETWORKS_TENSOR_FLOAT32 || t == ANEURALNETWORKS_TENSOR_FLOAT16)
         return b->type == t ? SEQ_OK : SEQ_BAD;
-    if (b->type != ANEURALNETWORKS_TENSOR_QUANT16_ASYMM || b->scale != 0.125f ||
-        b->zero_point != 0)
-        return SEQ_BAD;
-    return SEQ_OK;
+    if (b->type != ANEURALNETWORKS_TENSOR_QUANT16_ASYMM)
+        return nn_invalid("box coordinates of type %s, expected TENSOR_QUANT16_ASYMM",
+                          nn_type_name(b->type));
+    return nn_check_value(c, b->scale == 0.125f && b->zero_point == 0,
+                          "box coordinates with scale %g zero point %d, expected 0.125 and 0",
+                          (double)b->scale, b->zero_point);
 }

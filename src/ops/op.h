@@ -19,7 +19,7 @@
  *             Values Android's runtime leaves to execution (a quantized
  *             bias scale, a fixed output scale, a constant fused activation
  *             code out of range, ...) are not BAD_DATA: validate reports
- *             them with nn_defer and goes on; the model builds and compiles,
+ *             them with nn_check_value and goes on; the model builds and compiles,
  *             and computing it returns OP_FAILED.
  *   execute   computes the outputs. Only called when at least one output
  *             holds elements. Out-of-range indices in data are OP_FAILED.
@@ -86,7 +86,7 @@ typedef struct nn_op_call {
     size_t scratch_bytes;            /* set by prepare */
     void *scratch;                   /* at least scratch_bytes, 64-byte aligned */
     struct nn_exec_ctx *ctx;         /* executor context (control flow) */
-    /* validate: set by nn_defer (NULL outside model validation) */
+    /* validate: set by nn_check_value (NULL outside model validation) */
     bool *fails_at_execution;
 } nn_op_call;
 
@@ -150,8 +150,16 @@ int nn_check_quant(const nn_tensor *t);
 void nn_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Records the reason and returns ANEURALNETWORKS_BAD_DATA. */
 int nn_invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* validate: a value Android checks only when computing. Records the reason
- * (the first one counts) for the compilation and execution logs. */
-void nn_defer(const nn_op_call *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A check of a value Android's runtime makes only when computing (a quantized
+ * bias scale, a fixed output scale, a constant fused activation code, ...).
+ * NO_ERROR when ok. Otherwise, while validating a model, the failure is noted
+ * in the call (the model builds and compiles, computing it fails with
+ * OP_FAILED) and NO_ERROR returned so that validation goes on; from prepare
+ * or execute it is BAD_DATA, which the executor reports as OP_FAILED. */
+int nn_check_value(const nn_op_call *c, bool ok, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* A fused activation code (FuseCode) read from an operand, through
+ * nn_check_value. */
+int nn_check_fuse_code(const nn_op_call *c, int32_t code);
 
 #endif

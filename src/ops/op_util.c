@@ -182,3 +182,9 @@ int nn_check_quant(const nn_tensor *t)
                           (double)t->scale, t->zero_point);
     return ANEURALNETWORKS_NO_ERROR;
 }
+
+int nn_check_fuse_code(const nn_op_call *c, int32_t code)
+{
+    return nn_check_value(c, code >= ANEURALNETWORKS_FUSED_NONE && code <= ANEURALNETWORKS_FUSED_RELU6,
+                          "fused activation code %d", code);
+}

@@ -110,5 +110,9 @@ int shp_validate_shapes(const nn_op_call *c, int (*prepare)(nn_op_call *))
     }
     nn_op_call copy = *c;
     copy.out = out_ptrs;
-    return prepare(&copy) == NN_BAD ? NN_BAD : NN_OK;
+    copy.fails_at_execution = NULL;
+    /* Android validates types and ranks only: shapes that do not fit each
+     * other, and bad constant values, fail the computation. */
+    return nn_check_value(c, prepare(&copy) != NN_BAD, "%s",
+                          "the shapes or constant values do not fit the operation");
 }

@@ -82,18 +82,23 @@ void nn_reason_clear(void)
     pending_reason[0] = '\0';
 }
 
-void nn_defer(const nn_op_call *c, const char *fmt, ...)
+int nn_check_value(const nn_op_call *c, bool ok, const char *fmt, ...)
 {
-    if (c->fails_at_execution == NULL)
-        return;
-    /* The first deferred failure is the one execution reports. */
-    if (!*c->fails_at_execution && nn_vlog_enabled()) {
+    if (ok)
+        return ANEURALNETWORKS_NO_ERROR;
+    bool validating = c->fails_at_execution != NULL;
+    /* While validating, the first failure is the one execution reports. */
+    bool first = validating && !*c->fails_at_execution;
+    if ((first || !validating) && nn_vlog_enabled()) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(deferred_reason, sizeof deferred_reason, fmt, ap);
+        vsnprintf(validating ? deferred_reason : pending_reason, sizeof pending_reason, fmt, ap);
         va_end(ap);
     }
+    if (!validating)
+        return ANEURALNETWORKS_BAD_DATA;
     *c->fails_at_execution = true;
+    return ANEURALNETWORKS_NO_ERROR;
 }
 
 const char *nn_deferred_reason(void)
