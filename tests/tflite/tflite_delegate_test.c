@@ -324,10 +324,13 @@ static const struct {
     {25, "SOFTMAX", "SOFTMAX"},
     {28, "TANH", "TANH"},
     {34, "PAD", "PAD"},
+    {36, "GATHER", "GATHER"},
     {40, "MEAN", "MEAN"},
     {41, "SUB", "SUB"},
     {43, "SQUEEZE", "SQUEEZE"},
     {44, "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"},
+    {73, "LOG", "LOG"},
+    {75, "SQRT", "SQRT"},
     {114, "QUANTIZE", "QUANTIZE"},
 };
 
