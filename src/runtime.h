@@ -59,8 +59,9 @@ struct ANeuralNetworksMemoryDesc {
     float scale;
     int32_t zero_point;
     uint32_t rank;            /* rank and dims merged from roles and setDimensions */
-    bool rank_known;
+    bool rank_known;          /* also true, with rank 0, for a scalar operand */
     uint32_t dims[NN_MAX_RANK];
+    nn_channel_quant channel_quant; /* TENSOR_QUANT8_SYMM_PER_CHANNEL: a copy */
     nn_memory_role *roles;
     uint32_t n_roles;
 };

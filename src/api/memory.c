@@ -98,6 +98,7 @@ NN_API void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc *desc)
     if (desc == NULL)
         return;
     free(desc->roles);
+    free(desc->channel_quant.scales);
     free(desc);
 }
 
@@ -126,38 +127,79 @@ static int merge_dims(ANeuralNetworksMemoryDesc *d, uint32_t rank, const uint32_
     return ANEURALNETWORKS_NO_ERROR;
 }
 
+static bool same_channel_quant(const nn_channel_quant *a, const nn_channel_quant *b)
+{
+    return a->channel_dim == b->channel_dim && a->scale_count == b->scale_count &&
+           (a->scale_count == 0 || memcmp(a->scales, b->scales, a->scale_count * sizeof(float)) == 0);
+}
+
 static int add_role(ANeuralNetworksMemoryDesc *d, const ANeuralNetworksCompilation *c,
                     uint32_t index, float frequency, bool is_input)
 {
+    const char *fn = is_input ? "MemoryDesc_addInputRole" : "MemoryDesc_addOutputRole";
     if (d == NULL || c == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    if (d->finished || !c->finished)
-        return d->finished ? ANEURALNETWORKS_BAD_STATE : ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "%s: %s is NULL", fn,
+                       d == NULL ? "desc" : "compilation");
+    if (d->finished)
+        return nn_fail(ANEURALNETWORKS_BAD_STATE, "%s: the descriptor is finished", fn);
+    if (!c->finished || c->plan == NULL)
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s: the compilation is not finished", fn);
     const ANeuralNetworksModel *model = c->model;
     uint32_t count = is_input ? model->n_inputs : model->n_outputs;
-    if (index >= count || !(frequency > 0.0f && frequency <= 1.0f))
-        return ANEURALNETWORKS_BAD_DATA;
+    if (index >= count)
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s(%u): the model has %u %s", fn, index, count,
+                       is_input ? "inputs" : "outputs");
+    if (!(frequency > 0.0f && frequency <= 1.0f))
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s(%u): frequency %g", fn, index,
+                       (double)frequency);
     for (uint32_t i = 0; i < d->n_roles; i++)
         if (d->roles[i].compilation == c && d->roles[i].is_input == is_input &&
             d->roles[i].index == index)
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s(%u): the role is already there", fn,
+                           index);
     const nn_operand *o =
             &model->operands[is_input ? model->inputs[index] : model->outputs[index]];
+    bool per_channel = o->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
     if (d->has_operand && (o->type != d->type || o->scale != d->scale ||
-                           o->zero_point != d->zero_point))
-        return ANEURALNETWORKS_BAD_DATA;
-    if (!nn_type_is_tensor(o->type) || o->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL)
-        return ANEURALNETWORKS_BAD_DATA;
+                           o->zero_point != d->zero_point ||
+                           (per_channel && !same_channel_quant(&o->channel_quant,
+                                                               &d->channel_quant))))
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "%s(%u): the operand's type or quantization differs from the other roles'",
+                       fn, index);
+    /* Scalars take roles too (Android's MemoryBuilder), with no dimensions. */
+    bool scalar = !nn_type_is_tensor(o->type);
+    if (o->type == ANEURALNETWORKS_MODEL || (scalar && d->rank_known && d->rank != 0))
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s(%u): dimensions for a %s operand", fn, index,
+                       nn_type_name(o->type));
+    float *scales = NULL;
+    if (per_channel && !d->has_operand && o->channel_quant.scale_count) {
+        scales = malloc(o->channel_quant.scale_count * sizeof *scales);
+        if (scales == NULL)
+            return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "%s: out of memory", fn);
+        memcpy(scales, o->channel_quant.scales, o->channel_quant.scale_count * sizeof *scales);
+    }
     ANeuralNetworksMemoryDesc saved = *d;
     int rc = merge_dims(d, o->rank, o->dims);
     if (rc != ANEURALNETWORKS_NO_ERROR) {
         *d = saved;
-        return rc;
+        free(scales);
+        return nn_fail(rc, "%s(%u): the operand's dimensions differ from the descriptor's", fn,
+                       index);
     }
     nn_memory_role *roles = realloc(d->roles, (d->n_roles + 1) * sizeof *roles);
     if (roles == NULL) {
         *d = saved;
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        free(scales);
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "%s: out of memory", fn);
+    }
+    if (scalar) {
+        d->rank_known = true;
+        d->rank = 0;
+    }
+    if (scales) {
+        d->channel_quant = o->channel_quant;
+        d->channel_quant.scales = scales;
     }
     d->roles = roles;
     d->roles[d->n_roles++] = (nn_memory_role){.compilation = c, .is_input = is_input,
@@ -187,14 +229,21 @@ NN_API int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc *de
                                                    const uint32_t *dimensions)
 {
     if (desc == NULL || (rank > 0 && dimensions == NULL))
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "MemoryDesc_setDimensions: %s is NULL",
+                       desc == NULL ? "desc" : "dimensions");
     if (desc->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "MemoryDesc_setDimensions: the descriptor is finished");
+    /* A scalar role's memory has rank 0: no other rank fits it. */
+    if (desc->has_operand && !nn_type_is_tensor(desc->type) && rank != 0)
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "MemoryDesc_setDimensions: rank %u for a %s operand", rank,
+                       nn_type_name(desc->type));
     ANeuralNetworksMemoryDesc saved = *desc;
     int rc = merge_dims(desc, rank, dimensions);
     if (rc != ANEURALNETWORKS_NO_ERROR) {
         *desc = saved;
-        return rc;
+        return nn_fail(rc, "MemoryDesc_setDimensions: the dimensions differ from the roles'");
     }
     desc->has_dims = true;
     return ANEURALNETWORKS_NO_ERROR;

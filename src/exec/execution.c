@@ -137,12 +137,15 @@ static int set_io(ANeuralNetworksExecution *e, int32_t index, const ANeuralNetwo
     const nn_operand *o = &m->operands[input ? m->inputs[index] : m->outputs[index]];
     nn_io io = {.set = true};
     if (memory == NULL && buffer == NULL) {
-        /* Omitted optional operand. */
-        if (type != NULL && nn_check_operand_type(type, true) != ANEURALNETWORKS_NO_ERROR)
-            return ANEURALNETWORKS_BAD_DATA;
+        /* Omitted optional operand. A type given must fit the operand's and,
+         * for an input, be fully specified, as Android's ExecutionBuilder
+         * checks it: a less specific one is BAD_DATA. */
+        rc = resolve_type(o, type, &io);
+        if (rc == ANEURALNETWORKS_NO_ERROR && type != NULL && input && !io_shape_known(o, &io))
+            rc = ANEURALNETWORKS_BAD_DATA;
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
         io.omitted = true;
-        io.rank = o->rank;
-        memcpy(io.dims, o->dims, sizeof io.dims);
     } else if (memory != NULL && memory->kind == NN_MEMORY_DESC) {
         if (offset != 0 || length != 0)
             return ANEURALNETWORKS_BAD_DATA;
