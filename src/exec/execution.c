@@ -354,6 +354,28 @@ static void update_desc_outputs(ANeuralNetworksExecution *e, int status)
     }
 }
 
+/* The computed output shapes must fit the dimensions given at setOutput
+ * (Android's ExecutionBuilder checks the driver's shapes the same way): an
+ * output of unspecified rank given a wrong shape fails the computation. */
+static int check_output_shapes(const ANeuralNetworksExecution *e, const nn_tensor *outputs, int rc)
+{
+    for (uint32_t i = 0; i < e->compilation->model->n_outputs; i++) {
+        const nn_io *io = &e->outputs[i];
+        const nn_tensor *t = &outputs[i];
+        if (io->omitted || io->rank == 0)
+            continue;
+        bool fits = io->rank == t->rank;
+        for (uint32_t d = 0; fits && d < io->rank; d++)
+            fits = io->dims[d] == 0 || io->dims[d] == t->dims[d];
+        if (!fits) {
+            nn_vlog("compute: output %u: the computed shape (rank %u) does not fit the "
+                    "dimensions given at setOutput", i, t->rank);
+            return ANEURALNETWORKS_OP_FAILED;
+        }
+    }
+    return rc;
+}
+
 int nn_execution_run(ANeuralNetworksExecution *e, uint64_t start_ns, uint64_t fenced_start_ns)
 {
     const ANeuralNetworksModel *m = e->compilation->model;
@@ -390,6 +412,8 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t start_ns, uint64_t fe
     if (rc == ANEURALNETWORKS_NO_ERROR)
         rc = nn_run_subplan(&e->ctx, main, inputs, outputs, e->insufficient);
     uint64_t end = nn_now_ns();
+    if (rc == ANEURALNETWORKS_NO_ERROR || rc == ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE)
+        rc = check_output_shapes(e, outputs, rc);
     if (rc == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT && e->timeout_ns == 0)
         rc = ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT;
     update_desc_outputs(e, rc);
