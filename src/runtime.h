@@ -306,8 +306,8 @@ struct ANeuralNetworksBurst {
 bool nn_vlog_enabled(void);
 void nn_vlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Logs "<what>: <recorded reason>" (or just what, when no reason was
- * recorded), forgets the reason and returns code. API functions return
- * their errors through it. */
+ * recorded), forgets the reason and returns code; logs nothing for
+ * NO_ERROR. API functions return their errors through it. */
 int nn_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void nn_reason_clear(void);
 /* The pending reason ("" if none), which is then forgotten; valid until the

@@ -6,7 +6,8 @@
  * quantization parameters) that addOperation or finish must refuse with
  * ANEURALNETWORKS_BAD_DATA. Values Android's runtime checks only in its CPU
  * executor (a quantized bias scale, a fixed output quantization, a constant
- * fused activation code out of range) are RUN_FAILS: the model builds and
+ * fused activation code out of range, shapes that do not fit each other) are
+ * RUN_FAILS: the model builds and
  * compiles, and computing it returns ANEURALNETWORKS_OP_FAILED.
  */
 #include <android/NeuralNetworks.h>
@@ -67,7 +68,7 @@ typedef struct model_case {
 static const model_case cases[] = {
     /* CONV_2D, implicit padding: in, filter, bias, padding, stride w/h, act. */
     {ANEURALNETWORKS_CONV_2D, "conv valid", OK, 7, {CIN, CFILT, CBIAS, I(1), I(1), I(1), I(0)}, COUT},
-    {ANEURALNETWORKS_CONV_2D, "conv filter depth != input depth", BAD, 7,
+    {ANEURALNETWORKS_CONV_2D, "conv filter depth != input depth", RUN_FAILS, 7,
      {CIN, T4(TF32, 3, 2, 2, 5, 0, 0, CONST), CBIAS, I(1), I(1), I(1), I(0)}, COUT},
     {ANEURALNETWORKS_CONV_2D, "conv int32 bias for float", BAD, 7,
      {CIN, CFILT, T1(TI32, 3, 0, 0, CONST), I(1), I(1), I(1), I(0)}, COUT},
@@ -111,13 +112,13 @@ static const model_case cases[] = {
     {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise valid", OK, 8,
      {CIN, T4(TF32, 1, 2, 2, 4, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1), I(1), I(2), I(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
-    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise multiplier mismatch", BAD, 8,
+    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise multiplier mismatch", RUN_FAILS, 8,
      {CIN, T4(TF32, 1, 2, 2, 4, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1), I(1), I(3), I(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
-    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise filter dim 0 is 2", BAD, 8,
+    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise filter dim 0 is 2", RUN_FAILS, 8,
      {CIN, T4(TF32, 2, 2, 2, 4, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1), I(1), I(2), I(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
-    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise bias size", BAD, 8,
+    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise bias size", RUN_FAILS, 8,
      {CIN, T4(TF32, 1, 2, 2, 4, 0, 0, CONST), T1(TF32, 3, 0, 0, CONST), I(1), I(1), I(1), I(2), I(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
     {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise multiplier 0", BAD, 8,
@@ -129,7 +130,7 @@ static const model_case cases[] = {
      {T4(TF32, 1, 4, 4, 4, 0, 0, IN), T4(TF32, 4, 2, 2, 2, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1),
       I(1), I(2), I(0), B(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
-    {ANEURALNETWORKS_GROUPED_CONV_2D, "grouped groups do not divide", BAD, 9,
+    {ANEURALNETWORKS_GROUPED_CONV_2D, "grouped groups do not divide", RUN_FAILS, 9,
      {T4(TF32, 1, 4, 4, 4, 0, 0, IN), T4(TF32, 4, 2, 2, 2, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1),
       I(1), I(3), I(0), B(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
@@ -147,7 +148,7 @@ static const model_case cases[] = {
      {T4(TF32, 1, 2, 2, 1, 0, 0, IN), T4(TF32, 1, 3, 3, 1, 0, 0, CONST), T1(TF32, 1, 0, 0, CONST), I(0), I(0),
       I(0), I(0), I(1), I(1), I(0), B(0)},
      T4(TF32, 1, 4, 4, 1, 0, 0, IN)},
-    {ANEURALNETWORKS_TRANSPOSE_CONV_2D, "transpose filter depth mismatch", BAD, 11,
+    {ANEURALNETWORKS_TRANSPOSE_CONV_2D, "transpose filter depth mismatch", RUN_FAILS, 11,
      {T4(TF32, 1, 2, 2, 1, 0, 0, IN), T4(TF32, 1, 3, 3, 2, 0, 0, CONST), T1(TF32, 1, 0, 0, CONST), I(0), I(0),
       I(0), I(0), I(1), I(1), I(0), B(0)},
      T4(TF32, 1, 4, 4, 1, 0, 0, IN)},

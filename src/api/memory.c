@@ -12,12 +12,13 @@ int nn_memory_region(const ANeuralNetworksMemory *m, size_t offset, size_t lengt
 {
     size_t end;
     if (!nn_add_size(offset, length, &end) || end > m->size)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("offset %zu + length %zu is outside the memory of %zu bytes", offset,
+                          length, m->size);
     if (m->kind == NN_MEMORY_FD) {
         if (!(m->prot & PROT_READ))
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("the memory is not readable");
         if (write && !(m->prot & PROT_WRITE))
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("the memory is not writable");
     }
     *out = m->data + offset;
     return ANEURALNETWORKS_NO_ERROR;
@@ -27,37 +28,42 @@ NN_API int ANeuralNetworksMemory_createFromFd(size_t size, int protect, int fd, 
                                               ANeuralNetworksMemory **memory)
 {
     if (memory == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Memory_createFromFd: memory is NULL");
     *memory = NULL;
     if (fd < 0 || size == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Memory_createFromFd: fd %d, size %zu", fd, size);
     if (protect & ~(PROT_READ | PROT_WRITE))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Memory_createFromFd: protect %#x",
+                       (unsigned)protect);
     struct stat st;
     if (fstat(fd, &st) != 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Memory_createFromFd: fd %d cannot be inspected",
+                       fd);
     size_t end;
     if (!nn_add_size(offset, size, &end))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Memory_createFromFd: offset + size overflows");
     /* A mapping past the end of a file faults on access: refuse it now. */
     if (S_ISREG(st.st_mode) && (st.st_size < 0 || end > (uint64_t)st.st_size))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "Memory_createFromFd: offset %zu + size %zu is past the end of the file",
+                       offset, size);
     long page = sysconf(_SC_PAGESIZE);
     size_t aligned = offset - offset % (size_t)page;
     size_t map_length = end - aligned;
     ANeuralNetworksMemory *m = calloc(1, sizeof *m);
     if (m == NULL)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "Memory_createFromFd: out of memory");
     m->fd = dup(fd);
     if (m->fd < 0) {
         free(m);
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Memory_createFromFd: fd %d cannot be duplicated",
+                       fd);
     }
     void *base = mmap(NULL, map_length, protect, MAP_SHARED, m->fd, (off_t)aligned);
     if (base == MAP_FAILED) {
         close(m->fd);
         free(m);
-        return ANEURALNETWORKS_UNMAPPABLE;
+        return nn_fail(ANEURALNETWORKS_UNMAPPABLE, "Memory_createFromFd: the fd cannot be mapped");
     }
     m->kind = NN_MEMORY_FD;
     m->map_base = base;
@@ -88,7 +94,7 @@ NN_API void ANeuralNetworksMemory_free(ANeuralNetworksMemory *m)
 NN_API int ANeuralNetworksMemoryDesc_create(ANeuralNetworksMemoryDesc **desc)
 {
     if (desc == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "MemoryDesc_create: desc is NULL");
     *desc = calloc(1, sizeof **desc);
     return *desc ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
@@ -108,7 +114,7 @@ static int merge_dims(ANeuralNetworksMemoryDesc *d, uint32_t rank, const uint32_
     if (rank == 0)
         return ANEURALNETWORKS_NO_ERROR; /* unknown rank (or scalar): constrains nothing */
     if (rank > NN_MAX_RANK)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("rank %u is above the supported %d", rank, NN_MAX_RANK);
     if (!d->rank_known) {
         d->rank_known = true;
         d->rank = rank;
@@ -116,10 +122,10 @@ static int merge_dims(ANeuralNetworksMemoryDesc *d, uint32_t rank, const uint32_
         return ANEURALNETWORKS_NO_ERROR;
     }
     if (d->rank != rank)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("rank %u, the roles have rank %u", rank, d->rank);
     for (uint32_t i = 0; i < rank; i++) {
         if (d->dims[i] != 0 && dims[i] != 0 && d->dims[i] != dims[i])
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("dimension %u is %u, the roles have %u", i, dims[i], d->dims[i]);
     }
     for (uint32_t i = 0; i < rank; i++)
         if (d->dims[i] == 0)
@@ -252,11 +258,11 @@ NN_API int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc *de
 NN_API int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc *desc)
 {
     if (desc == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "MemoryDesc_finish: desc is NULL");
     if (desc->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE, "MemoryDesc_finish: the descriptor is finished");
     if (desc->n_roles == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "MemoryDesc_finish: the descriptor has no role");
     desc->finished = true;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -265,19 +271,22 @@ NN_API int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc 
                                                 ANeuralNetworksMemory **memory)
 {
     if (desc == NULL || memory == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Memory_createFromDesc: an argument is NULL");
     *memory = NULL;
     if (!desc->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Memory_createFromDesc: the descriptor is not finished");
     /* Buffers are allocated up front, so the whole shape must be known. */
     if (!desc->rank_known)
-        return ANEURALNETWORKS_OP_FAILED;
+        return nn_fail(ANEURALNETWORKS_OP_FAILED, "Memory_createFromDesc: the rank is not known");
     for (uint32_t i = 0; i < desc->rank; i++)
         if (desc->dims[i] == 0)
-            return ANEURALNETWORKS_OP_FAILED;
+            return nn_fail(ANEURALNETWORKS_OP_FAILED,
+                           "Memory_createFromDesc: dimension %u is not known", i);
     size_t bytes = nn_operand_bytes(desc->type, desc->rank, desc->dims);
     if (bytes == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Memory_createFromDesc: the size overflows");
     ANeuralNetworksMemory *m = calloc(1, sizeof *m);
     size_t alloc_bytes = (bytes + 63) & ~(size_t)63;
     uint8_t *data = alloc_bytes >= bytes ? aligned_alloc(64, alloc_bytes) : NULL;
@@ -286,7 +295,7 @@ NN_API int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc 
         free(m);
         free(data);
         free(roles);
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "Memory_createFromDesc: out of memory");
     }
     memset(data, 0, alloc_bytes);
     memcpy(roles, desc->roles, desc->n_roles * sizeof *roles);
@@ -310,7 +319,7 @@ NN_API int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory *src,
                                       const ANeuralNetworksMemory *dst)
 {
     if (src == NULL || dst == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Memory_copy: an argument is NULL");
     /* Memory objects are shared: their state changes under their own lock. */
     ANeuralNetworksMemory *d = (ANeuralNetworksMemory *)dst;
     ANeuralNetworksMemory *s = (ANeuralNetworksMemory *)src;
@@ -347,5 +356,7 @@ NN_API int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory *src,
         d->initialized = rc == ANEURALNETWORKS_NO_ERROR;
         pthread_mutex_unlock(&d->lock);
     }
-    return rc;
+    return nn_fail(rc,
+                   "Memory_copy: the memories differ in size, shape or type, or the source is "
+                   "not initialized");
 }

@@ -99,19 +99,19 @@ static int start_async(ANeuralNetworksExecution *e, const ANeuralNetworksEvent *
 {
     ANeuralNetworksEvent *ev = event_new();
     if (ev == NULL)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_because(ANEURALNETWORKS_OUT_OF_MEMORY, "out of memory");
     if (fenced) {
         ev->fence_fd = eventfd(0, EFD_CLOEXEC);
         if (ev->fence_fd < 0) {
             ANeuralNetworksEvent_free(ev);
-            return ANEURALNETWORKS_OUT_OF_MEMORY;
+            return nn_because(ANEURALNETWORKS_OUT_OF_MEMORY, "out of memory");
         }
     }
     if (n_deps) {
         ev->deps = malloc(n_deps * sizeof *ev->deps);
         if (ev->deps == NULL) {
             ANeuralNetworksEvent_free(ev);
-            return ANEURALNETWORKS_OUT_OF_MEMORY;
+            return nn_because(ANEURALNETWORKS_OUT_OF_MEMORY, "out of memory");
         }
         for (uint32_t i = 0; i < n_deps; i++)
             ev->deps[i] = deps[i];
@@ -127,7 +127,7 @@ static int start_async(ANeuralNetworksExecution *e, const ANeuralNetworksEvent *
     if (pthread_create(&ev->thread, NULL, compute_thread, ev) != 0) {
         nn_execution_end(e, ANEURALNETWORKS_OP_FAILED);
         ANeuralNetworksEvent_free(ev);
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_because(ANEURALNETWORKS_OUT_OF_MEMORY, "no thread for the computation");
     }
     ev->has_thread = true;
     *out = ev;
@@ -138,11 +138,11 @@ NN_API int ANeuralNetworksExecution_startCompute(ANeuralNetworksExecution *e,
                                                  ANeuralNetworksEvent **event)
 {
     if (event == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "startCompute: event is NULL");
     *event = NULL;
     if (e == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    return start_async(e, NULL, 0, 0, false, event);
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "startCompute: execution is NULL");
+    return nn_fail(start_async(e, NULL, 0, 0, false, event), "startCompute");
 }
 
 NN_API int ANeuralNetworksExecution_startComputeWithDependencies(
@@ -150,14 +150,17 @@ NN_API int ANeuralNetworksExecution_startComputeWithDependencies(
         uint32_t num_dependencies, uint64_t duration, ANeuralNetworksEvent **event)
 {
     if (event == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "startComputeWithDependencies: event is NULL");
     *event = NULL;
     if (e == NULL || (num_dependencies && dependencies == NULL))
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "startComputeWithDependencies: execution or dependencies is NULL");
     for (uint32_t i = 0; i < num_dependencies; i++) {
         const ANeuralNetworksEvent *d = dependencies[i];
         if (d == NULL)
-            return ANEURALNETWORKS_UNEXPECTED_NULL;
+            return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                           "startComputeWithDependencies: dependency %u is NULL", i);
         /* A dependency that already failed makes the computation pointless. */
         ANeuralNetworksEvent *dv = (ANeuralNetworksEvent *)d;
         if (!dv->external) {
@@ -165,19 +168,24 @@ NN_API int ANeuralNetworksExecution_startComputeWithDependencies(
             bool failed = dv->signaled && dv->status != ANEURALNETWORKS_NO_ERROR;
             pthread_mutex_unlock(&dv->lock);
             if (failed)
-                return ANEURALNETWORKS_BAD_DATA;
+                return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                               "startComputeWithDependencies: dependency %u failed", i);
         }
     }
     if (duration != 0 && !e->compilation->explicit_single_device)
-        return ANEURALNETWORKS_BAD_DATA;
-    return start_async(e, dependencies, num_dependencies, duration, true, event);
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "startComputeWithDependencies: a duration needs a compilation for "
+                       "one device");
+    return nn_fail(start_async(e, dependencies, num_dependencies, duration, true, event),
+                   "startComputeWithDependencies");
 }
 
 NN_API int ANeuralNetworksEvent_wait(ANeuralNetworksEvent *event)
 {
     if (event == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    return event_wait(event);
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Event_wait: event is NULL");
+    int rc = event_wait(event);
+    return nn_fail(rc, "Event_wait: the computation failed (code %d)", rc);
 }
 
 NN_API void ANeuralNetworksEvent_free(ANeuralNetworksEvent *ev)
@@ -201,17 +209,20 @@ NN_API int ANeuralNetworksEvent_createFromSyncFenceFd(int sync_fence_fd,
                                                       ANeuralNetworksEvent **event)
 {
     if (event == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Event_createFromSyncFenceFd: event is NULL");
     *event = NULL;
     if (sync_fence_fd < 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Event_createFromSyncFenceFd: fd %d",
+                       sync_fence_fd);
     ANeuralNetworksEvent *ev = event_new();
     if (ev == NULL)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "Event_createFromSyncFenceFd: out of memory");
     ev->fence_fd = dup(sync_fence_fd);
     if (ev->fence_fd < 0) {
         ANeuralNetworksEvent_free(ev);
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "Event_createFromSyncFenceFd: fd %d cannot be duplicated", sync_fence_fd);
     }
     ev->external = true;
     *event = ev;
@@ -222,15 +233,18 @@ NN_API int ANeuralNetworksEvent_getSyncFenceFd(const ANeuralNetworksEvent *event
                                                int *sync_fence_fd)
 {
     if (sync_fence_fd == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Event_getSyncFenceFd: sync_fence_fd is NULL");
     *sync_fence_fd = -1;
     if (event == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Event_getSyncFenceFd: event is NULL");
     if (event->fence_fd < 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "Event_getSyncFenceFd: the event has no sync fence");
     int fd = dup(event->fence_fd);
     if (fd < 0)
-        return ANEURALNETWORKS_OP_FAILED;
+        return nn_fail(ANEURALNETWORKS_OP_FAILED,
+                       "Event_getSyncFenceFd: the fd cannot be duplicated");
     *sync_fence_fd = fd;
     return ANEURALNETWORKS_NO_ERROR;
 }

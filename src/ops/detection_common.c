@@ -130,17 +130,21 @@ float *seq_load_alloc(const nn_tensor *t)
 
 int seq_check_scalar(const nn_tensor *t, int32_t type)
 {
-    if (t->type != type || t->omitted)
-        return SEQ_BAD;
+    if (t->omitted)
+        return nn_invalid("a %s scalar is omitted", nn_type_name(type));
+    if (t->type != type)
+        return nn_invalid("scalar of type %s, expected %s", nn_type_name(t->type),
+                          nn_type_name(type));
     return SEQ_OK;
 }
 
 int seq_check_tensor(const nn_tensor *t, int32_t type, uint32_t rank)
 {
     if (t->type != type)
-        return SEQ_BAD;
+        return nn_invalid("tensor of type %s, expected %s", nn_type_name(t->type),
+                          nn_type_name(type));
     if (rank != 0 && t->rank != 0 && t->rank != rank)
-        return SEQ_BAD;
+        return nn_invalid("%s of rank %u, expected %u", nn_type_name(type), t->rank, rank);
     return nn_check_quant(t);
 }
 

@@ -4,9 +4,11 @@ int nn_ew_check_type_level(const nn_op_call *c, int32_t type, const nn_ew_type_l
 {
     for (; list->level != 0; list++)
         if (list->type == type)
-            return c->feature_level >= list->level ? ANEURALNETWORKS_NO_ERROR
-                                                   : ANEURALNETWORKS_BAD_DATA;
-    return ANEURALNETWORKS_BAD_DATA;
+            return c->feature_level >= list->level
+                           ? ANEURALNETWORKS_NO_ERROR
+                           : nn_invalid("%s needs feature level %d", nn_type_name(type),
+                                        (int)list->level);
+    return nn_invalid("the operation does not take %s", nn_type_name(type));
 }
 
 int nn_ew_check_fuse(const nn_op_call *c, const nn_tensor *act, bool integer_tensor)

@@ -150,6 +150,8 @@ int nn_check_quant(const nn_tensor *t);
 void nn_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Records the reason and returns ANEURALNETWORKS_BAD_DATA. */
 int nn_invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Records the reason and returns code. */
+int nn_because(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A check of a value Android's runtime makes only when computing (a quantized
  * bias scale, a fixed output scale, a constant fused activation code, ...).
  * NO_ERROR when ok. Otherwise, while validating a model, the failure is noted

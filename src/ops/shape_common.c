@@ -6,8 +6,11 @@ int shp_check_type(const nn_op_call *c, int32_t type, const shp_type_level *list
 {
     for (; list->type >= 0; list++)
         if (list->type == type)
-            return c->feature_level >= list->level ? NN_OK : NN_BAD;
-    return NN_BAD;
+            return c->feature_level >= list->level
+                           ? NN_OK
+                           : nn_invalid("%s needs feature level %d", nn_type_name(type),
+                                        (int)list->level);
+    return nn_invalid("the operation does not take %s", nn_type_name(type));
 }
 
 int shp_check_opt_scalar(const nn_op_call *c, uint32_t idx, int32_t type, int32_t level)

@@ -63,6 +63,17 @@ int nn_invalid(const char *fmt, ...)
     return ANEURALNETWORKS_BAD_DATA;
 }
 
+int nn_because(int code, const char *fmt, ...)
+{
+    if (nn_vlog_enabled()) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(pending_reason, sizeof pending_reason, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
 void nn_reason_default(const char *text)
 {
     if (pending_reason[0] == '\0' && nn_vlog_enabled())
@@ -108,7 +119,7 @@ const char *nn_deferred_reason(void)
 
 int nn_fail(int code, const char *fmt, ...)
 {
-    if (nn_vlog_enabled()) {
+    if (code != ANEURALNETWORKS_NO_ERROR && nn_vlog_enabled()) {
         char what[256];
         va_list ap;
         va_start(ap, fmt);
