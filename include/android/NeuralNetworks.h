@@ -4,6 +4,14 @@
  * Every function returns a ResultCode (ANEURALNETWORKS_NO_ERROR on success)
  * unless its declaration says otherwise. Objects follow the NNAPI life cycle:
  * create, configure, finish, use, free. Freeing NULL is allowed.
+ *
+ * Diagnostics: with the environment variable NNAPI_LINUX_VLOG=1 (any value
+ * but empty or 0), every call that returns an error writes one line to
+ * stderr naming the function, the operation or operand and the reason, e.g.
+ *   nnapi-linux: addOperation(MUL #0): output scale 0.25 <= input1 scale *
+ *   input2 scale 0.25
+ * and compilations log their device and operations (as Android's runtime
+ * does on logcat with debug.nn.vlog).
  */
 #ifndef NNAPI_LINUX_NEURAL_NETWORKS_H
 #define NNAPI_LINUX_NEURAL_NETWORKS_H
