@@ -656,6 +656,41 @@ static int vlog_child(void)
     io ins[1] = {{x, 2}}, outs[1] = {{y, 1}};
     compile_and_compute(fc, ins, 1, outs, 1, NULL);
     ANeuralNetworksModel_free(fc);
+
+    /* An operand written twice; an OEM operation no device runs; a short
+     * input buffer. */
+    ANeuralNetworksModel_create(&m);
+    add_tensor(m, F32, 1, d, 0, 0);
+    add_tensor(m, F32, 1, d, 0, 0);
+    add_i32_const(m, 2, 0);
+    add_tensor(m, F32, 1, d, 0, 0);
+    ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_ADD, 3, in, 1, out);
+    ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_MUL, 3, in, 1, out);
+    ANeuralNetworksModel_identifyInputsAndOutputs(m, 2, in, 1, out);
+    ANeuralNetworksModel_finish(m);
+    ANeuralNetworksModel_free(m);
+    ANeuralNetworksModel_create(&m);
+    add_tensor(m, TENSOR_OEM_BYTE, 1, d, 0, 0);
+    add_tensor(m, TENSOR_OEM_BYTE, 1, d, 0, 0);
+    uint32_t oem_in[1] = {0}, oem_out[1] = {1};
+    ANeuralNetworksModel_addOperation(m, OEM_OPERATION, 1, oem_in, 1, oem_out);
+    ANeuralNetworksModel_identifyInputsAndOutputs(m, 1, oem_in, 1, oem_out);
+    ANeuralNetworksModel_finish(m);
+    ANeuralNetworksCompilation *c = NULL;
+    ANeuralNetworksCompilation_create(m, &c);
+    ANeuralNetworksCompilation_finish(c);
+    ANeuralNetworksCompilation_free(c);
+    ANeuralNetworksModel_free(m);
+    ANeuralNetworksModel *add = add_model(1, d, d, d, 0);
+    ANeuralNetworksModel_finish(add);
+    ANeuralNetworksCompilation_create(add, &c);
+    ANeuralNetworksCompilation_finish(c);
+    ANeuralNetworksExecution *e = NULL;
+    ANeuralNetworksExecution_create(c, &e);
+    ANeuralNetworksExecution_setInput(e, 0, NULL, x, sizeof(float));
+    ANeuralNetworksExecution_free(e);
+    ANeuralNetworksCompilation_free(c);
+    ANeuralNetworksModel_free(add);
     return 0;
 }
 
@@ -671,6 +706,7 @@ static void test_vlog_reasons(const char *self)
     size_t n = fread(log, 1, sizeof log - 1, p);
     log[n] = '\0';
     CHECK(pclose(p) == 0);
+    int failed_before = nt_failed;
     /* One line naming the call, the operation and the reason. */
     CHECK(strstr(log, "addOperation(MUL #0): output scale 0.25 <= input1 scale * input2 "
                       "scale 0.25") != NULL);
@@ -680,8 +716,28 @@ static void test_vlog_reasons(const char *self)
     CHECK(strstr(log, "operation 0 (FULLY_CONNECTED) will fail at execution: bias scale 0.25 != "
                       "input scale * filter scale 0.125") != NULL);
     CHECK(strstr(log, "compute: FULLY_CONNECTED fails: bias scale 0.25") != NULL);
-    if (nt_failed)
+    CHECK(strstr(log, "finish: operand 3 is written twice (again by operation 1, MUL)") != NULL);
+    CHECK(strstr(log, "Compilation_finish: operation 0 (OEM_OPERATION) is supported by no "
+                      "device") != NULL);
+    CHECK(strstr(log, "Execution_setInput(0): length 4, the operand needs 8 bytes") != NULL);
+    if (nt_failed != failed_before)
         fprintf(stderr, "--- log of the child:\n%s---\n", log);
+    /* Every line is one of ours. */
+    for (const char *line = log; *line != '\0';) {
+        CHECK(strncmp(line, "nnapi-linux: ", 13) == 0);
+        const char *next = strchr(line, '\n');
+        line = next ? next + 1 : line + strlen(line);
+    }
+
+    /* Without VLOG the same calls print nothing. */
+    snprintf(cmd, sizeof cmd, "NNAPI_LINUX_VLOG= '%s' --vlog-child 2>&1", self);
+    p = popen(cmd, "r");
+    CHECK(p != NULL);
+    if (p == NULL)
+        return;
+    n = fread(log, 1, sizeof log - 1, p);
+    CHECK(pclose(p) == 0);
+    CHECK_EQ_INT(n, 0);
 }
 
 int main(int argc, char **argv)
