@@ -181,7 +181,7 @@ static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor *
          * them fails. */
         if (rc == ANEURALNETWORKS_BAD_DATA || rc == ANEURALNETWORKS_OP_FAILED) {
             nn_reason_default("the input shapes do not fit the operation");
-            char reason[320];
+            char reason[256];
             snprintf(reason, sizeof reason, "%s", nn_take_reason());
             free(outs);
             return make_failing(step, reason);
