@@ -740,23 +740,40 @@ static void test_vlog_reasons(const char *self)
     CHECK_EQ_INT(n, 0);
 }
 
+/* Runs one group and prints how many checks it made. */
+static void group(const char *name, void (*fn)(void))
+{
+    int before = nt_passed + nt_failed;
+    fn();
+    printf("  %-48s %d checks\n", name, nt_passed + nt_failed - before);
+}
+
+static const char *self_path;
+
+static void test_vlog(void)
+{
+    test_vlog_reasons(self_path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--vlog-child") == 0)
         return vlog_child();
-    test_null_lists();
-    test_written_twice();
-    test_fuse_code_at_compute();
-    test_bias_scale_at_compute();
-    test_box_scale_at_compute();
-    test_reshape_shape_tensor_rank();
-    test_dequantize_channel_params_later();
-    test_oem();
-    test_memory_desc_scalar_role();
-    test_memory_desc_per_channel_role();
-    test_inconsistent_shapes();
-    test_omitted_input_type();
-    test_unspecified_rank_output();
-    test_vlog_reasons(argv[0]);
+    self_path = argv[0];
+    group("1 NULL operand lists", test_null_lists);
+    group("2 operand written twice", test_written_twice);
+    group("3 fuse code checked at compute", test_fuse_code_at_compute);
+    group("3 bias scale checked at compute", test_bias_scale_at_compute);
+    group("3 box scale checked at compute", test_box_scale_at_compute);
+    group("3 RESHAPE shape tensor of rank 2", test_reshape_shape_tensor_rank);
+    group("3 DEQUANTIZE channel parameters after addOperation",
+          test_dequantize_channel_params_later);
+    group("4 OEM operands and OEM_OPERATION", test_oem);
+    group("5 memory descriptor: scalar role", test_memory_desc_scalar_role);
+    group("5 memory descriptor: per-channel role", test_memory_desc_per_channel_role);
+    group("7 inconsistent shapes compile, compute fails", test_inconsistent_shapes);
+    group("7 omitted input with a less specific type", test_omitted_input_type);
+    group("7 unspecified-rank output given wrong dims", test_unspecified_rank_output);
+    group("10 VLOG reasons", test_vlog);
     return nt_summary();
 }
