@@ -301,7 +301,10 @@ static nn_lstm_params params_of(const nn_op_call *c, int act, int clip)
 
 static bool float_type_ok(const nn_op_call *c, int32_t t)
 {
-    return t == T_F32 || (t == T_F16 && c->feature_level >= FL3);
+    if (t == T_F32 || (t == T_F16 && c->feature_level >= FL3))
+        return true;
+    nn_reason("input of type %s, expected TENSOR_FLOAT32 or TENSOR_FLOAT16", nn_type_name(t));
+    return false;
 }
 
 /* Activation (INT32: 0, 1, 3, 4, 6) and the two clip scalars. */
@@ -312,7 +315,9 @@ static int params_validate(const nn_op_call *c, int act, int clip, int32_t t)
         return SEQ_BAD;
     if (a->data != NULL) {
         int32_t v = nn_scalar_i32(a);
-        if (v != 0 && v != 1 && v != 3 && v != 4 && v != 6)
+        /* A constant like any fused activation: checked when computing. */
+        if (nn_check_value(c, v == 0 || v == 1 || v == 3 || v == 4 || v == 6,
+                           "input %d (activation) is %d, expected 0, 1, 3, 4 or 6", act, v))
             return SEQ_BAD;
     }
     int32_t ft = seq_scalar_type_for(t);
