@@ -1,4 +1,5 @@
 /* ANeuralNetworksModel: building the operand/operation IR and validating it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,6 +338,29 @@ NN_API int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
     return ANEURALNETWORKS_NO_ERROR;
 }
 
+/* The reason of a validation that said no more precise one: the operands'
+ * types and shapes, for the reader to compare with the operation's. */
+static void describe_operands(const ANeuralNetworksModel *m, const nn_operation *op)
+{
+    char text[256];
+    size_t used = (size_t)snprintf(text, sizeof text, "the operands do not fit the operation:");
+    for (uint32_t i = 0; i < op->n_in + op->n_out && used < sizeof text; i++) {
+        bool in = i < op->n_in;
+        const nn_operand *o = &m->operands[in ? op->in[i] : op->out[i - op->n_in]];
+        const char *lead = i == 0 ? " in " : i == op->n_in ? "; out " : ", ";
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", lead,
+                                 o->lifetime == NN_LIFETIME_NO_VALUE ? "omitted " : "");
+        if (used < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s", nn_type_name(o->type));
+        for (uint32_t d = 0; d < o->rank && used < sizeof text; d++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%u", d ? "," : "[",
+                                     o->dims[d]);
+        if (o->rank && used < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, "]");
+    }
+    nn_reason_default(text);
+}
+
 /* Runs the operation's validate with tensors built from the model operands. */
 int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
                           bool *fails_at_execution)
@@ -393,8 +417,8 @@ int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
         nn_reason_clear(); /* alternatives tried on the way leave no stale reason */
         if (fails_at_execution)
             *fails_at_execution = deferred;
-    } else if (rc == ANEURALNETWORKS_BAD_DATA) {
-        nn_reason_default("the operands or parameters do not fit the operation");
+    } else if (rc == ANEURALNETWORKS_BAD_DATA && nn_vlog_enabled()) {
+        describe_operands(m, op);
     }
     return rc;
 }
