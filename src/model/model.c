@@ -446,7 +446,7 @@ NN_API int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *m,
         return nn_fail(ANEURALNETWORKS_BAD_STATE, "addOperation: the model is %s", state_name(m));
     const char *name = nn_op_name(type);
     uint32_t index = m->n_operations;
-    if ((type < ANEURALNETWORKS_ADD || type > ANEURALNETWORKS_RANK) && type != NN_OEM_OPERATION)
+    if ((type < ANEURALNETWORKS_ADD || type > NN_LAST_OPERATION) && type != NN_OEM_OPERATION)
         return nn_fail(ANEURALNETWORKS_BAD_DATA, "addOperation(#%u): unknown operation type %d",
                        index, type);
     for (uint32_t i = 0; i < inputCount; i++)

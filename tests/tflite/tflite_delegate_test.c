@@ -331,7 +331,9 @@ static const struct {
     {44, "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"},
     {73, "LOG", "LOG"},
     {75, "SQRT", "SQRT"},
+    {83, "PACK", "PACK"},
     {114, "QUANTIZE", "QUANTIZE"},
+    {126, "BATCH_MATMUL", "BATCH_MATMUL"},
 };
 
 static const char *tflite_op_name(int32_t code, const char **nnapi)

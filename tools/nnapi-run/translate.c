@@ -25,6 +25,7 @@ typedef struct {
     int cur;         /* TFLite operator being translated, -1 outside */
     char *err;
     size_t errsz;
+    int64_t level;   /* NNAPI feature level the operations may come from */
 } xl;
 
 typedef struct {
@@ -922,6 +923,76 @@ static int pad(xl *x, int v2)
     return out1(x, ANEURALNETWORKS_PAD_V2, &l);
 }
 
+/* ---- operators that feature levels 6 and 7 have as one operation ---- */
+
+static int needs_level(xl *x, int64_t level, const char *what)
+{
+    if (x->level >= level)
+        return 0;
+    return fail(x, "%s needs NNAPI feature level %lld (translating for %lld; see --feature-level)",
+                what, (long long)level, (long long)x->level);
+}
+
+static int batch_matmul(xl *x, const tfl_op *op)
+{
+    if (needs_level(x, ANEURALNETWORKS_FEATURE_LEVEL_6, "BATCH_MATMUL"))
+        return -1;
+    if (in_t(x, 0) < 0 || in_t(x, 1) < 0 || tens(x, in_t(x, 0))->rank != tens(x, in_t(x, 1))->rank)
+        return fail(x, "NNAPI BATCH_MATMUL takes two inputs of one rank");
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in_t(x, 0)) || push_t(x, &l, in_t(x, 1)) ||
+        push_bool(x, &l, tfl_opt_bool(x->tm, op, 0, 0)) || push_bool(x, &l, tfl_opt_bool(x->tm, op, 1, 0)))
+        return -1;
+    return out1(x, ANEURALNETWORKS_BATCH_MATMUL, &l);
+}
+
+static int pack(xl *x, const tfl_op *op)
+{
+    if (needs_level(x, ANEURALNETWORKS_FEATURE_LEVEL_6, "PACK"))
+        return -1;
+    int32_t axis = tfl_opt_i32(x->tm, op, 1, 0);
+    if (axis < 0)
+        axis += (int32_t)tens(x, out_t(x, 0))->rank;
+    ilist l = {{0}, 0};
+    if (push_i32(x, &l, axis))
+        return -1;
+    for (uint32_t k = 0; k < op->n_in; k++)
+        if (push_t(x, &l, op->in[k]))
+            return -1;
+    return out1(x, ANEURALNETWORKS_PACK, &l);
+}
+
+static int mirror_pad(xl *x, const tfl_op *op)
+{
+    if (needs_level(x, ANEURALNETWORKS_FEATURE_LEVEL_7, "MIRROR_PAD"))
+        return -1;
+    /* TFLite's MirrorPadMode numbers REFLECT and SYMMETRIC as NNAPI does. */
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in_t(x, 0)) || push_t(x, &l, in_t(x, 1)) ||
+        push_i32(x, &l, tfl_opt_u8(x->tm, op, 0, 0)))
+        return -1;
+    return out1(x, ANEURALNETWORKS_MIRROR_PAD, &l);
+}
+
+/* REVERSE_V2 with one constant axis; NNAPI wants it non-negative. */
+static int reverse_v2(xl *x)
+{
+    if (needs_level(x, ANEURALNETWORKS_FEATURE_LEVEL_7, "REVERSE_V2"))
+        return -1;
+    int32_t axis[MAX_RANK];
+    uint32_t n;
+    if (const_ints(x, in_t(x, 1), axis, MAX_RANK, &n))
+        return -1;
+    if (n != 1)
+        return fail(x, "NNAPI REVERSE reverses exactly one axis (%u given)", n);
+    if (axis[0] < 0)
+        axis[0] += (int32_t)tens(x, in_t(x, 0))->rank;
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in_t(x, 0)) || push_i32_tensor(x, &l, axis, 1))
+        return -1;
+    return out1(x, ANEURALNETWORKS_REVERSE, &l);
+}
+
 /* ARGMAX, ARGMIN: NNAPI takes the axis as a scalar, TFLite as a tensor. */
 static int arg_minmax(xl *x, int code)
 {
@@ -1119,6 +1190,10 @@ static int translate_op(xl *x, const tfl_op *op)
         l.v[l.n++] = ai;
         return out1(x, ANEURALNETWORKS_PRELU, &l);
     }
+    case TFL_OP_BATCH_MATMUL: return batch_matmul(x, op);
+    case TFL_OP_PACK: return pack(x, op);
+    case TFL_OP_MIRROR_PAD: return mirror_pad(x, op);
+    case TFL_OP_REVERSE_V2: return reverse_v2(x);
     default:
         if (op->custom_code != NULL)
             return fail(x, "custom operator \"%s\" cannot be translated to NNAPI", op->custom_code);
@@ -1127,10 +1202,12 @@ static int translate_op(xl *x, const tfl_op *op)
     }
 }
 
-int nr_translate(const tfl_model *tm, int relaxed, nr_translation *tr, char *err, size_t err_size)
+int nr_translate(const tfl_model *tm, int relaxed, int64_t feature_level, nr_translation *tr,
+                 char *err, size_t err_size)
 {
     memset(tr, 0, sizeof *tr);
-    xl x = {tm, tr, NULL, NULL, NULL, 0, -1, err, err_size};
+    xl x = {tm, tr, NULL, NULL, NULL, 0, -1, err, err_size,
+            feature_level > 0 ? feature_level : ANeuralNetworks_getRuntimeFeatureLevel()};
     int rc = -1;
     if (tm->n_subgraphs > 1)
         fprintf(stderr, "nnapi-run: note: the model has %u subgraphs; running the first\n", tm->n_subgraphs);
@@ -1238,6 +1315,7 @@ static const char *const nn_names[] = {
     "ROI_POOLING", "RSQRT", "SELECT", "SIN", "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2",
     "TRANSPOSE_CONV_2D", "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN",
     "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL", "RANK",
+    "BATCH_MATMUL", "PACK", "MIRROR_PAD", "REVERSE",
 };
 
 const char *nr_nnapi_op_name(int code)
