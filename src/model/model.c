@@ -504,7 +504,11 @@ NN_API int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *m
         return nn_fail(ANEURALNETWORKS_BAD_STATE, "identifyInputsAndOutputs: the model is %s",
                        state_name(m));
     /* Check everything first so that a rejected call changes nothing. */
-    for (uint32_t i = 0; i < inputCount + outputCount; i++) {
+    uint8_t *listed = calloc(m->n_operands ? m->n_operands : 1, 1);
+    if (listed == NULL)
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "identifyInputsAndOutputs: out of memory");
+    int rc = ANEURALNETWORKS_NO_ERROR;
+    for (uint32_t i = 0; i < inputCount + outputCount && rc == ANEURALNETWORKS_NO_ERROR; i++) {
         bool is_in = i < inputCount;
         uint32_t pos = is_in ? i : i - inputCount;
         uint32_t idx = is_in ? inputs[i] : outputs[i - inputCount];
@@ -518,17 +522,17 @@ NN_API int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *m
                 why = "the operand has a value";
             else if (m->operands[idx].type == ANEURALNETWORKS_MODEL)
                 why = "a MODEL operand cannot be a model input or output";
-            for (uint32_t j = 0; j < i && why == NULL; j++) {
-                uint32_t other = j < inputCount ? inputs[j] : outputs[j - inputCount];
-                if (other == idx)
-                    why = "the operand is listed twice";
-            }
+            else if (listed[idx])
+                why = "the operand is listed twice";
+            listed[idx] = 1;
         }
         if (why)
-            return nn_fail(ANEURALNETWORKS_BAD_DATA,
-                           "identifyInputsAndOutputs: %s %u (operand %u): %s",
-                           is_in ? "input" : "output", pos, idx, why);
+            rc = nn_fail(ANEURALNETWORKS_BAD_DATA, "identifyInputsAndOutputs: %s %u (operand %u): %s",
+                         is_in ? "input" : "output", pos, idx, why);
     }
+    free(listed);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
     uint32_t *in = NULL, *out = NULL;
     if (copy_indexes(inputs, inputCount, &in) != ANEURALNETWORKS_NO_ERROR ||
         copy_indexes(outputs, outputCount, &out) != ANEURALNETWORKS_NO_ERROR) {
