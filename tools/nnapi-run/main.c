@@ -268,10 +268,10 @@ typedef struct {
     void *data;
 } buffer;
 
-static int buffer_init(const tfl_model *tm, int ti, buffer *b)
+static int buffer_init(const tfl_tensor *t, int ti, buffer *b)
 {
     b->tensor = ti;
-    b->t = &tm->tensors[ti];
+    b->t = t;
     size_t es = tfl_type_size(b->t->type);
     b->numel = tfl_numel(b->t);
     for (uint32_t i = 0; i < b->t->rank; i++)
@@ -814,7 +814,7 @@ static void print_results(run *r, int top, double compile_ms, const cmp_result *
 static int run_main(run *r)
 {
     options *o = &r->o;
-    char err[512];
+    char err[8192];
 
     if (o->model_path != NULL) {
         if (map_file(o->model_path, &r->model_file))
@@ -889,7 +889,7 @@ static int run_main(run *r)
         return EXIT_USAGE;
     }
     for (uint32_t i = 0; i < r->tr.n_inputs; i++) {
-        if (buffer_init(&r->tm, r->tr.input_tensor[i], &r->in[i]))
+        if (buffer_init(&r->tm.tensors[r->tr.input_tensor[i]], r->tr.input_tensor[i], &r->in[i]))
             return EXIT_RUN_FAILED;
         r->n_in++;
         char path[4096];
@@ -909,7 +909,7 @@ static int run_main(run *r)
         }
     }
     for (uint32_t i = 0; i < r->tr.n_outputs; i++) {
-        if (buffer_init(&r->tm, r->tr.output_tensor[i], &r->out[i]))
+        if (buffer_init(&r->tr.output_desc[i], r->tr.output_tensor[i], &r->out[i]))
             return EXIT_RUN_FAILED;
         r->n_out++;
     }
