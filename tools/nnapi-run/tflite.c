@@ -20,7 +20,8 @@ enum { SG_TENSORS = 0, SG_INPUTS = 1, SG_OUTPUTS = 2, SG_OPERATORS = 3 };
 enum { TENSOR_SHAPE = 0, TENSOR_TYPE = 1, TENSOR_BUFFER = 2, TENSOR_NAME = 3,
        TENSOR_QUANT = 4, TENSOR_VARIABLE = 5, TENSOR_SPARSITY = 6 };
 enum { QUANT_SCALE = 2, QUANT_ZERO_POINT = 3, QUANT_DETAILS_TYPE = 4, QUANT_DIM = 6 };
-enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPTIONS = 4, OP_CUSTOM_OPTIONS = 5 };
+enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPTIONS = 4, OP_CUSTOM_OPTIONS = 5,
+       OP_INTERMEDIATES = 8 };
 enum { BUFFER_DATA = 0, BUFFER_OFFSET = 1, BUFFER_SIZE = 2 };
 
 enum { TFL_OP_PLACEHOLDER = 127 };
@@ -313,6 +314,7 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
         }
         op->in = rd_i32_vec(&r, ot, OP_INPUTS, &op->n_in, &oom);
         op->out = rd_i32_vec(&r, ot, OP_OUTPUTS, &op->n_out, &oom);
+        op->inter = rd_i32_vec(&r, ot, OP_INTERMEDIATES, &op->n_inter, &oom);
         if (oom)
             goto oom;
         op->options = rd_ref(&r, rd_field(&r, ot, OP_OPTIONS));
@@ -325,6 +327,11 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
         for (uint32_t k = 0; k < op->n_in; k++)
             if (op->in[k] < -1 || op->in[k] >= (int32_t)m->n_tensors) {
                 snprintf(err, err_size, "operator %u: input tensor %d out of range", i, op->in[k]);
+                goto fail;
+            }
+        for (uint32_t k = 0; k < op->n_inter; k++)
+            if (op->inter[k] < 0 || op->inter[k] >= (int32_t)m->n_tensors) {
+                snprintf(err, err_size, "operator %u: intermediate tensor %d out of range", i, op->inter[k]);
                 goto fail;
             }
         for (uint32_t k = 0; k < op->n_out; k++)
@@ -376,6 +383,7 @@ void tfl_free(tfl_model *m)
     for (uint32_t i = 0; m->ops != NULL && i < m->n_ops; i++) {
         free(m->ops[i].in);
         free(m->ops[i].out);
+        free(m->ops[i].inter);
         free(m->ops[i].custom_code);
     }
     free(m->tensors);

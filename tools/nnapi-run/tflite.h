@@ -150,6 +150,8 @@ typedef struct {
     char *custom_code;      /* custom operators only */
     uint32_t n_in, n_out;
     int32_t *in, *out;      /* tensor indices; -1 marks an omitted input */
+    uint32_t n_inter;       /* intermediates: quantization of internal results (integer LSTMs) */
+    int32_t *inter;
     size_t options;         /* file offset of the builtin options table, 0 if none */
     const uint8_t *custom_options; /* a custom operator's flexbuffer, inside the file */
     size_t custom_options_size;

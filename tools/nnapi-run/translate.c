@@ -310,6 +310,9 @@ static int const_value(xl *x, int ti, const void **data, size_t *size)
         void *z = block(x, n * es);
         if (z == NULL)
             return fail(x, "out of memory");
+        /* TFLite resets int8 state to its zero point, everything else to 0. */
+        if (t->type == TFL_INT8 && t->n_scale > 0)
+            memset(z, (int)(int8_t)t->zero_point[0], n);
         *data = z;
         *size = n * es;
         return 0;
@@ -397,7 +400,10 @@ static int push_omitted(xl *x, ilist *l, int32_t type)
 {
     if (l->n == MAX_OP_INPUTS)
         return fail(x, "too many inputs");
-    ANeuralNetworksOperandType ot = {type, 0, NULL, 0.0f, 0};
+    /* Quantized types need a positive scale even when the value is omitted. */
+    int q = type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM || type == ANEURALNETWORKS_TENSOR_QUANT16_SYMM ||
+            type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM || type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+    ANeuralNetworksOperandType ot = {type, 0, NULL, q ? 1.0f : 0.0f, 0};
     uint32_t idx = 0;
     if (add_operand(x, &ot, &idx))
         return -1;
@@ -798,11 +804,206 @@ static int fully_connected(xl *x, const tfl_op *op)
     return finish_act(x, &p);
 }
 
+/* A fresh operand of the given NNAPI type and shape. */
+static int temp_typed(xl *x, int32_t type, uint32_t rank, const uint32_t *dims, float scale, int32_t zp,
+                      uint32_t *idx)
+{
+    ANeuralNetworksOperandType ot = {type, rank, rank ? dims : NULL, scale, zp};
+    return add_operand(x, &ot, idx);
+}
+
+static int dims_of(xl *x, int ti, uint32_t *dims, uint32_t *rank)
+{
+    *rank = t_rank(x, ti);
+    const int32_t *s = t_shape(x, ti);
+    if (*rank > MAX_RANK)
+        return fail(x, "rank %u", *rank);
+    if (x->dyn[ti])
+        return fail(x, "tensor %d has a shape known only at run time (after SPACE_TO_BATCH_ND)", ti);
+    for (uint32_t d = 0; d < *rank; d++) {
+        if (s[d] < 0)
+            return fail(x, "tensor %d has a dynamic shape", ti);
+        dims[d] = (uint32_t)s[d];
+    }
+    return 0;
+}
+
+/* The operand type of tensor ti reshaped to dims (same element type and
+ * quantization). */
+static int reshaped(xl *x, uint32_t src, int like_ti, uint32_t rank, const uint32_t *dims, uint32_t *dst)
+{
+    int32_t shape[MAX_RANK];
+    for (uint32_t d = 0; d < rank; d++)
+        shape[d] = (int32_t)dims[d];
+    ilist l = {{src}, 1};
+    if (push_i32_tensor(x, &l, shape, rank) || temp_like(x, like_ti, rank, dims, dst))
+        return -1;
+    return emit(x, ANEURALNETWORKS_RESHAPE, &l, 1, dst);
+}
+
+/* A constant tensor as an operand of an explicit NNAPI type (the integer
+ * LSTM wants symmetric QUANT8_SYMM weights where the generic mapping would
+ * give QUANT8_ASYMM_SIGNED). */
+static int const_as(xl *x, int ti, int32_t type, uint32_t *idx)
+{
+    const tfl_tensor *t = tens(x, ti);
+    uint32_t d[MAX_RANK], rank;
+    if (dims_of(x, ti, d, &rank))
+        return -1;
+    if (t->n_scale > 1)
+        return fail(x, "tensor %d (%s) has per-channel scales; NNAPI's QUANTIZED_LSTM takes one scale", ti,
+                    t->name);
+    float scale = type == ANEURALNETWORKS_TENSOR_INT32 ? 0.0f : (t->n_scale ? t->scale[0] : 0.0f);
+    if (t->n_scale && t->zero_point[0] != 0 && type != ANEURALNETWORKS_TENSOR_INT32)
+        return fail(x, "tensor %d (%s) has zero point %lld; NNAPI wants symmetric weights", ti, t->name,
+                    (long long)t->zero_point[0]);
+    if (temp_typed(x, type, rank, d, scale, 0, idx))
+        return -1;
+    return set_const(x, ti, *idx);
+}
+
+/* TFLite's full-integer UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations and
+ * weights, int16 cell state): NNAPI's QUANTIZED_LSTM computes one step of
+ * it, so the sequence is unrolled, each step's state feeding the next. The
+ * gate intermediate scales are TFLite's: 2^-12 without layer normalisation,
+ * the intermediate tensors' scales with it; the hidden state is requantized
+ * to the fifth intermediate's scale and zero point. */
+static int quantized_lstm(xl *x, const tfl_op *op)
+{
+    const tfl_model *tm = x->tm;
+    int in = op->in[0], out = out_t(x, 0);
+    if (tfl_opt_u8(tm, op, 0, 0) != 4)
+        return fail(x, "an integer LSTM must use tanh (activation %d)", tfl_opt_u8(tm, op, 0, 0));
+    if (op->n_inter != 5)
+        return fail(x, "an integer LSTM needs its 5 intermediate tensors (the model has %u)", op->n_inter);
+    const tfl_tensor *hidden = tens(x, op->inter[4]);
+    if (hidden->n_scale != 1)
+        return fail(x, "the hidden-state intermediate has no scale");
+    int ln = op->n_in > 20 && op->in[21] >= 0;
+    float iscale[4];
+    for (int g = 0; g < 4; g++) {
+        const tfl_tensor *it = tens(x, op->inter[g]);
+        iscale[g] = ln ? (it->n_scale ? it->scale[0] : 0.0f) : ldexpf(1.0f, -12);
+        if (ln && it->n_scale == 0 && op->in[20 + g] >= 0)
+            return fail(x, "intermediate %d has no scale", g);
+    }
+    int time_major = tfl_opt_bool(tm, op, 3, 0);
+    uint32_t d[MAX_RANK], rank;
+    if (dims_of(x, in, d, &rank))
+        return -1;
+    if (rank != 3)
+        return fail(x, "expects a 3-D input");
+    uint32_t T = time_major ? d[0] : d[1], B = time_major ? d[1] : d[0], I = d[2];
+    if (op->in[18] < 0 || op->in[19] < 0 || !tens(x, op->in[18])->is_variable || !tens(x, op->in[19])->is_variable)
+        return fail(x, "expects variable output and cell state tensors");
+    uint32_t hd[MAX_RANK], hr, cd[MAX_RANK], cr;
+    if (dims_of(x, op->in[18], hd, &hr) || dims_of(x, op->in[19], cd, &cr) || hr != 2 || cr != 2)
+        return fail(x, "expects 2-D state tensors");
+    uint32_t P = hd[1], U = cd[1];
+    /* The operands every step shares: weights, biases, options. */
+    ilist common = {{0}, 0};
+    for (uint32_t k = 1; k < 18; k++) {
+        int ti = k < op->n_in ? op->in[k] : -1;
+        int32_t type = k <= 8 || k == 16 ? ANEURALNETWORKS_TENSOR_QUANT8_SYMM
+                       : k <= 11        ? ANEURALNETWORKS_TENSOR_QUANT16_SYMM
+                                        : ANEURALNETWORKS_TENSOR_INT32;
+        if (ti < 0) {
+            if (push_omitted(x, &common, type))
+                return -1;
+        } else if (!is_const(x, ti)) {
+            return fail(x, "input %u must be a constant", k);
+        } else if (const_as(x, ti, type, &common.v[common.n++])) {
+            return -1;
+        }
+    }
+    ilist tail = {{0}, 0};
+    for (uint32_t k = 20; k < 24; k++) {
+        int ti = k < op->n_in ? op->in[k] : -1;
+        if (ti < 0 ? push_omitted(x, &tail, ANEURALNETWORKS_TENSOR_QUANT16_SYMM)
+                   : const_as(x, ti, ANEURALNETWORKS_TENSOR_QUANT16_SYMM, &tail.v[tail.n++]))
+            return -1;
+    }
+    if (push_float(x, &tail, ANEURALNETWORKS_TENSOR_FLOAT32, tfl_opt_f32(tm, op, 1, 0.0f)) ||
+        push_float(x, &tail, ANEURALNETWORKS_TENSOR_FLOAT32, tfl_opt_f32(tm, op, 2, 0.0f)))
+        return -1;
+    for (int g = 0; g < 4; g++)
+        if (push_float(x, &tail, ANEURALNETWORKS_TENSOR_FLOAT32, iscale[g]))
+            return -1;
+    if (push_i32(x, &tail, (int32_t)hidden->zero_point[0]) ||
+        push_float(x, &tail, ANEURALNETWORKS_TENSOR_FLOAT32, hidden->scale[0]))
+        return -1;
+    const tfl_tensor *hs = tens(x, op->in[18]), *cs = tens(x, op->in[19]), *to = tens(x, out);
+    if (hs->n_scale != 1 || cs->n_scale != 1 || to->n_scale != 1)
+        return fail(x, "state and output tensors need one scale");
+    uint32_t h_cur, c_cur, src;
+    if (tensor(x, op->in[18], &h_cur) || tensor(x, op->in[19], &c_cur) || tensor(x, in, &src))
+        return -1;
+    uint32_t step_out[MAX_OP_INPUTS];
+    if (T == 0 || T > MAX_OP_INPUTS - 1)
+        return fail(x, "%u time steps (at most %d are unrolled)", T, MAX_OP_INPUTS - 1);
+    for (uint32_t t = 0; t < T; t++) {
+        /* The step's input [B, I]: a slice of the sequence, reshaped. */
+        uint32_t xt, sl, sd3[3] = {time_major ? 1 : B, time_major ? B : 1, I}, sd2[2] = {B, I};
+        int32_t begin[3] = {0, 0, 0}, size[3] = {(int32_t)sd3[0], (int32_t)sd3[1], (int32_t)I};
+        begin[time_major ? 0 : 1] = (int32_t)t;
+        if (T == 1) {
+            sl = src;
+        } else {
+            ilist s = {{src}, 1};
+            if (push_i32_tensor(x, &s, begin, 3) || push_i32_tensor(x, &s, size, 3) ||
+                temp_like(x, in, 3, sd3, &sl) || emit(x, ANEURALNETWORKS_SLICE, &s, 1, &sl))
+                return -1;
+        }
+        if (reshaped(x, sl, in, 2, sd2, &xt))
+            return -1;
+        ilist l = {{xt}, 1};
+        for (uint32_t k = 0; k < common.n; k++)
+            l.v[l.n++] = common.v[k];
+        l.v[l.n++] = h_cur;
+        l.v[l.n++] = c_cur;
+        for (uint32_t k = 0; k < tail.n; k++)
+            l.v[l.n++] = tail.v[k];
+        uint32_t bp[2] = {B, P}, bu[2] = {B, U}, outs[3];
+        if (temp_typed(x, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED, 2, bp, hs->scale[0],
+                       (int32_t)hs->zero_point[0], &outs[0]) ||
+            temp_typed(x, ANEURALNETWORKS_TENSOR_QUANT16_SYMM, 2, bu, cs->scale[0], 0, &outs[1]) ||
+            temp_typed(x, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED, 2, bp, to->scale[0],
+                       (int32_t)to->zero_point[0], &outs[2]) ||
+            emit(x, ANEURALNETWORKS_QUANTIZED_LSTM, &l, 3, outs))
+            return -1;
+        h_cur = outs[0];
+        c_cur = outs[1];
+        step_out[t] = outs[2];
+    }
+    /* The outputs [B, P] per step, stacked along the time axis. */
+    int32_t axis = time_major ? 0 : 1;
+    uint32_t od[3] = {time_major ? 1 : B, time_major ? B : 1, P};
+    if (T == 1) {
+        uint32_t fin;
+        int32_t s3[3] = {(int32_t)od[0], (int32_t)od[1], (int32_t)P};
+        ilist r = {{step_out[0]}, 1};
+        if (push_i32_tensor(x, &r, s3, 3) || tensor(x, out, &fin))
+            return -1;
+        return emit(x, ANEURALNETWORKS_RESHAPE, &r, 1, &fin);
+    }
+    ilist cat = {{0}, 0};
+    for (uint32_t t = 0; t < T; t++) {
+        if (reshaped(x, step_out[t], out, 3, od, &cat.v[cat.n]))
+            return -1;
+        cat.n++;
+    }
+    if (push_i32(x, &cat, axis))
+        return -1;
+    return out1(x, ANEURALNETWORKS_CONCATENATION, &cat);
+}
+
 static int lstm(xl *x, const tfl_op *op)
 {
     const tfl_model *tm = x->tm;
     if (op->n_in != 20 && op->n_in != 24)
         return fail(x, "%u inputs (expected 20 or 24)", op->n_in);
+    if (elem_type(x, op->in[0]) == TFL_INT8)
+        return quantized_lstm(x, op);
     for (uint32_t k = 0; k < op->n_in; k++) {
         int ti = op->in[k];
         if (ti >= 0 && elem_type(x, ti) != TFL_FLOAT32)
@@ -1302,29 +1503,7 @@ static int fold_static(xl *x, const tfl_op *op)
 
 /* ---- compositions ---- */
 
-/* A fresh operand of the given NNAPI type and shape. */
-static int temp_typed(xl *x, int32_t type, uint32_t rank, const uint32_t *dims, float scale, int32_t zp,
-                      uint32_t *idx)
-{
-    ANeuralNetworksOperandType ot = {type, rank, rank ? dims : NULL, scale, zp};
-    return add_operand(x, &ot, idx);
-}
 
-static int dims_of(xl *x, int ti, uint32_t *dims, uint32_t *rank)
-{
-    *rank = t_rank(x, ti);
-    const int32_t *s = t_shape(x, ti);
-    if (*rank > MAX_RANK)
-        return fail(x, "rank %u", *rank);
-    if (x->dyn[ti])
-        return fail(x, "tensor %d has a shape known only at run time (after SPACE_TO_BATCH_ND)", ti);
-    for (uint32_t d = 0; d < *rank; d++) {
-        if (s[d] < 0)
-            return fail(x, "tensor %d has a dynamic shape", ti);
-        dims[d] = (uint32_t)s[d];
-    }
-    return 0;
-}
 
 static int space_batch(xl *x, int to_batch)
 {
@@ -1372,18 +1551,6 @@ static int space_batch(xl *x, int to_batch)
     return emit(x, ANEURALNETWORKS_STRIDED_SLICE, &s, 1, &fin);
 }
 
-/* The operand type of tensor ti reshaped to dims (same element type and
- * quantization). */
-static int reshaped(xl *x, uint32_t src, int like_ti, uint32_t rank, const uint32_t *dims, uint32_t *dst)
-{
-    int32_t shape[MAX_RANK];
-    for (uint32_t d = 0; d < rank; d++)
-        shape[d] = (int32_t)dims[d];
-    ilist l = {{src}, 1};
-    if (push_i32_tensor(x, &l, shape, rank) || temp_like(x, like_ti, rank, dims, dst))
-        return -1;
-    return emit(x, ANEURALNETWORKS_RESHAPE, &l, 1, dst);
-}
 
 /* PACK: each input gains a size-1 axis (RESHAPE), then CONCATENATION. */
 static int pack(xl *x, const tfl_op *op)
