@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -64,7 +65,8 @@ static void usage(FILE *f)
             "  --input FILE       one per model input, in order: a raw tensor file of the exact\n"
             "                     byte size, or an image (.bmp, .ppm, .pgm) resized to the input\n"
             "  --output-dir DIR   write each output to DIR/output_<i>.bin (raw, little-endian)\n"
-            "  --repeat N         run N times; print latency (min/median/max) and peak memory\n"
+            "  --repeat N         after the first run, N timed runs: print their latency\n"
+            "                     (min/median/max) and peak memory\n"
             "  --threads N        worker threads of the runtime (sets NNAPI_LINUX_THREADS)\n"
             "  --device NAME      compile for this device only (see --list-devices)\n"
             "  --list-devices     print the available devices and exit\n"
@@ -77,13 +79,26 @@ static void usage(FILE *f)
             "  -h, --help         this text\n");
 }
 
-static int parse_int(const char *s, int min, int *out)
+enum { MAX_COUNT = 1000000000 };
+
+/* A count option's value: 0, or -1 with the reason printed. */
+static int parse_int(const char *opt, const char *s, int min, int *out)
 {
     char *end;
     errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < min || v > 1000000000)
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end) {
+        fprintf(stderr, "nnapi-run: %s needs a whole number, not \"%s\"\n", opt, s);
         return -1;
+    }
+    if (errno == ERANGE || v > MAX_COUNT) {
+        fprintf(stderr, "nnapi-run: %s %s is too large (at most %d)\n", opt, s, MAX_COUNT);
+        return -1;
+    }
+    if (v < min) {
+        fprintf(stderr, "nnapi-run: %s needs a positive count, not %s\n", opt, s);
+        return -1;
+    }
     *out = (int)v;
     return 0;
 }
@@ -118,16 +133,12 @@ static int parse_args(int argc, char **argv, options *o)
             o->output_dir = v;
         } else if (!strcmp(a, "--repeat")) {
             NEED_VALUE();
-            if (parse_int(v, 1, &o->repeat)) {
-                fprintf(stderr, "nnapi-run: --repeat needs a positive count\n");
+            if (parse_int(a, v, 1, &o->repeat))
                 return -1;
-            }
         } else if (!strcmp(a, "--threads")) {
             NEED_VALUE();
-            if (parse_int(v, 1, &o->threads)) {
-                fprintf(stderr, "nnapi-run: --threads needs a positive count\n");
+            if (parse_int(a, v, 1, &o->threads))
                 return -1;
-            }
         } else if (!strcmp(a, "--device")) {
             NEED_VALUE();
             o->device = v;
@@ -139,10 +150,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->compare = v;
         } else if (!strcmp(a, "--top")) {
             NEED_VALUE();
-            if (parse_int(v, 1, &o->top)) {
-                fprintf(stderr, "nnapi-run: --top needs a positive count\n");
+            if (parse_int(a, v, 1, &o->top))
                 return -1;
-            }
         } else if (!strcmp(a, "--relaxed")) {
             o->relaxed = 1;
         } else if (!strcmp(a, "--json")) {
@@ -210,6 +219,41 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* Creates dir and its missing parents (mkdir -p). Returns 0, or -1 with the
+ * reason printed. */
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path) {
+        fprintf(stderr, "nnapi-run: --output-dir: bad directory name\n");
+        return -1;
+    }
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        char c = path[i];
+        path[i] = '\0';
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+                fprintf(stderr, "nnapi-run: --output-dir: cannot create %s: %s\n", path, strerror(errno));
+                return -1;
+            }
+        } else if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "nnapi-run: --output-dir: %s exists and is not a directory\n", path);
+            return -1;
+        }
+        path[i] = c;
+    }
+    if (access(dir, W_OK) != 0) {
+        fprintf(stderr, "nnapi-run: --output-dir: cannot write to %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- labels ---- */
@@ -392,8 +436,16 @@ static int fill_from_file(buffer *b, const char *path)
     if (map_file(path, &f))
         return -1;
     int rc = 0;
+    const char *dot = strrchr(path, '.');
+    const char *kind = NULL;
+    if (dot != NULL && (!strcasecmp(dot, ".bmp") || !strcasecmp(dot, ".ppm") || !strcasecmp(dot, ".pgm")))
+        kind = !strcasecmp(dot, ".bmp") ? "a BMP (no \"BM\" signature)"
+               : !strcasecmp(dot, ".ppm") ? "a binary PPM (no \"P6\" header)" : "a binary PGM (no \"P5\" header)";
     if (nr_image_detect(f.data, f.size) && f.size != b->bytes) {
         rc = fill_from_image(b, f.data, f.size, path);
+    } else if (kind != NULL && f.size != b->bytes) {
+        fprintf(stderr, "nnapi-run: %s is not %s\n", path, kind);
+        rc = -1;
     } else if (f.size != b->bytes) {
         fprintf(stderr, "nnapi-run: %s holds %zu bytes; input %s (%s", path, f.size, b->t->name,
                 tfl_type_name(b->t->type));
@@ -647,6 +699,7 @@ typedef struct {
     uint32_t n_in, n_out;
     labels lab;
     double *lat;
+    size_t *top_idx; /* room for the top-K indices of any output */
 } run;
 
 static void cleanup(run *r)
@@ -666,6 +719,7 @@ static void cleanup(run *r)
     labels_free(&r->lab);
     unmap_file(&r->model_file);
     free(r->lat);
+    free(r->top_idx);
 }
 
 static int prepare_execution(run *r)
@@ -722,7 +776,7 @@ static int execute_once(run *r, double *ms)
 static void print_results(run *r, int top, double compile_ms, const cmp_result *cmp, int have_cmp)
 {
     const options *o = &r->o;
-    size_t idx_buf[64];
+    size_t *idx_buf = r->top_idx;
     if (o->json) {
         printf("{\"model\": ");
         json_string(o->model_path ? o->model_path : "(embedded mobilenet_v1_0.25_128_quant.tflite)");
@@ -815,6 +869,15 @@ static int run_main(run *r)
 {
     options *o = &r->o;
     char err[8192];
+    struct stat st;
+
+    /* Options that name files are checked before anything runs. */
+    if (o->compare != NULL && (stat(o->compare, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "nnapi-run: --compare: %s is not a directory\n", o->compare);
+        return EXIT_USAGE;
+    }
+    if (o->output_dir != NULL && make_dirs(o->output_dir))
+        return EXIT_USAGE;
 
     if (o->model_path != NULL) {
         if (map_file(o->model_path, &r->model_file))
@@ -912,6 +975,19 @@ static int run_main(run *r)
         if (buffer_init(&r->tr.output_desc[i], r->tr.output_tensor[i], &r->out[i]))
             return EXIT_RUN_FAILED;
         r->n_out++;
+        if (o->compare != NULL) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/output_%u.bin", o->compare, i);
+            if (stat(path, &st) != 0) {
+                fprintf(stderr, "nnapi-run: --compare: cannot read %s: %s\n", path, strerror(errno));
+                return EXIT_USAGE;
+            }
+            if ((size_t)st.st_size != r->out[i].bytes) {
+                fprintf(stderr, "nnapi-run: --compare: %s holds %lld bytes, output %u (%s) has %zu\n", path,
+                        (long long)st.st_size, i, r->out[i].t->name, r->out[i].bytes);
+                return EXIT_USAGE;
+            }
+        }
     }
 
     /* Run: once for the results, then --repeat timed runs. */
@@ -963,13 +1039,24 @@ static int run_main(run *r)
             char path[4096];
             snprintf(path, sizeof path, "%s/output_%u.bin", o->compare, i);
             if (compare_output(&r->out[i], path, &cmp[i]))
-                return EXIT_RUN_FAILED;
+                return EXIT_USAGE;
             all_pass &= cmp[i].pass;
         }
     }
     int top = o->top > 0 ? o->top : (o->model_path == NULL ? 5 : 0);
-    if (top > 64)
-        top = 64;
+    for (uint32_t i = 0; i < r->n_out && top > 0; i++)
+        if ((size_t)top > r->out[i].numel)
+            fprintf(stderr, "nnapi-run: --top %d: output %u has only %zu values, so it shows %zu\n", top, i,
+                    r->out[i].numel, r->out[i].numel);
+    size_t max_numel = 1;
+    for (uint32_t i = 0; i < r->n_out; i++)
+        if (r->out[i].numel > max_numel)
+            max_numel = r->out[i].numel;
+    r->top_idx = malloc(((size_t)top < max_numel ? (size_t)top : max_numel) * sizeof *r->top_idx + 1);
+    if (r->top_idx == NULL) {
+        fprintf(stderr, "nnapi-run: out of memory\n");
+        return EXIT_RUN_FAILED;
+    }
     print_results(r, top, compile_ms, cmp, o->compare != NULL);
     return all_pass ? 0 : EXIT_RUN_FAILED;
 }

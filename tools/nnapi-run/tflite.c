@@ -30,11 +30,14 @@ typedef struct {
     const uint8_t *p;
     size_t n;
     int bad; /* set by any read outside the file */
+    size_t past; /* the first such read's end, to tell a truncated file */
 } rd;
 
 static int in_range(rd *r, size_t off, size_t len)
 {
     if (off > r->n || len > r->n - off) {
+        if (!r->bad)
+            r->past = off > SIZE_MAX - len ? SIZE_MAX : off + len;
         r->bad = 1;
         return 0;
     }
@@ -71,6 +74,8 @@ static size_t rd_ref(rd *r, size_t off)
     uint32_t v = rd_u32(r, off);
     size_t t = off + v;
     if (v == 0 || t < off || t >= r->n) {
+        if (!r->bad)
+            r->past = t < off ? SIZE_MAX : t + 1;
         r->bad = 1;
         return 0;
     }
@@ -195,7 +200,7 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
     memset(m, 0, sizeof *m);
     m->fb.p = data;
     m->fb.n = size;
-    rd r = {data, size, 0};
+    rd r = {data, size, 0, 0};
     int oom = 0;
     int32_t *opcodes = NULL;
     char **custom = NULL;
@@ -233,7 +238,12 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
     uint32_t n_buffers;
     size_t buffers = rd_vec(&r, root, MODEL_BUFFERS, 4, &n_buffers);
     size_t subgraphs = rd_vec(&r, root, MODEL_SUBGRAPHS, 4, &m->n_subgraphs);
-    if (m->n_subgraphs == 0 || r.bad) {
+    if (r.bad) {
+        snprintf(err, err_size, "the file is truncated: the model refers to byte %zu of a %zu-byte file", r.past,
+                 size);
+        goto fail;
+    }
+    if (m->n_subgraphs == 0) {
         snprintf(err, err_size, "malformed model: no subgraph");
         goto fail;
     }
@@ -283,7 +293,8 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
             uint64_t off = fo ? rd_u64(&r, fo) : 0, sz = fs ? rd_u64(&r, fs) : 0;
             if (off > 1 && sz > 0) {
                 if (off > size || sz > size - off) {
-                    snprintf(err, err_size, "tensor %u: buffer outside the file", i);
+                    snprintf(err, err_size, "the file is truncated: tensor %u's data ends at byte %llu of a "
+                             "%zu-byte file", i, (unsigned long long)(off + sz), size);
                     goto fail;
                 }
                 t->data = data + off;
@@ -352,7 +363,8 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
         if (m->outputs[k] < 0 || m->outputs[k] >= (int32_t)m->n_tensors)
             r.bad = 1;
     if (r.bad) {
-        snprintf(err, err_size, "malformed model: a reference points outside the file");
+        snprintf(err, err_size, "the file is truncated or damaged: the model refers to byte %zu of a %zu-byte "
+                 "file", r.past, size);
         goto fail;
     }
     for (uint32_t i = 0; i < n_codes; i++)
@@ -395,7 +407,7 @@ void tfl_free(tfl_model *m)
 
 static size_t opt_field(const tfl_model *m, const tfl_op *op, unsigned field, size_t size)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     size_t f = rd_field(&r, op->options, field);
     if (f == 0 || !in_range(&r, f, size))
         return 0;
@@ -404,35 +416,35 @@ static size_t opt_field(const tfl_model *m, const tfl_op *op, unsigned field, si
 
 int32_t tfl_opt_i32(const tfl_model *m, const tfl_op *op, unsigned field, int32_t def)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     size_t f = opt_field(m, op, field, 4);
     return f ? (int32_t)rd_u32(&r, f) : def;
 }
 
 float tfl_opt_f32(const tfl_model *m, const tfl_op *op, unsigned field, float def)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     size_t f = opt_field(m, op, field, 4);
     return f ? bits_to_f32(rd_u32(&r, f)) : def;
 }
 
 int tfl_opt_u8(const tfl_model *m, const tfl_op *op, unsigned field, int def)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     size_t f = opt_field(m, op, field, 1);
     return f ? rd_u8(&r, f) : def;
 }
 
 int tfl_opt_bool(const tfl_model *m, const tfl_op *op, unsigned field, int def)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     size_t f = opt_field(m, op, field, 1);
     return f ? rd_u8(&r, f) != 0 : def;
 }
 
 int tfl_opt_i32_vec(const tfl_model *m, const tfl_op *op, unsigned field, int32_t *out, int max)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     uint32_t n;
     size_t v = rd_vec(&r, op->options, field, 4, &n);
     if (v == 0 || r.bad || n > (uint32_t)max)
