@@ -46,6 +46,8 @@ typedef struct {
     int top;
     int json;
     int list_devices;
+    int profile;              /* --profile: print the per-operation table */
+    const char *profile_file; /* --profile=FILE: also keep the trace there */
 } options;
 
 /* A file's bytes: mapped, or borrowed from the embedded data. */
@@ -76,6 +78,8 @@ static void usage(FILE *f)
             "  --compare DIR      reference check: inputs from DIR/input_<i>.bin (unless --input),\n"
             "                     outputs compared with DIR/output_<i>.bin; exit 1 on mismatch\n"
             "  --json             print results as JSON\n"
+            "  --profile[=FILE]   print every NNAPI operation's median time, share and GFLOP/s;\n"
+            "                     with FILE, keep the Chrome trace (NNAPI_LINUX_PROFILE) there\n"
             "  -h, --help         this text\n");
 }
 
@@ -152,6 +156,15 @@ static int parse_args(int argc, char **argv, options *o)
             NEED_VALUE();
             if (parse_int(a, v, 1, &o->top))
                 return -1;
+        } else if (!strcmp(a, "--profile")) {
+            o->profile = 1;
+        } else if (!strncmp(a, "--profile=", 10)) {
+            if (a[10] == '\0') {
+                fprintf(stderr, "nnapi-run: --profile= needs a file name\n");
+                return -1;
+            }
+            o->profile = 1;
+            o->profile_file = a + 10;
         } else if (!strcmp(a, "--relaxed")) {
             o->relaxed = 1;
         } else if (!strcmp(a, "--json")) {
@@ -865,6 +878,189 @@ static void print_results(run *r, int top, double compile_ms, const cmp_result *
     }
 }
 
+/* ---- profile ---- */
+
+typedef struct {
+    double *dur; /* microseconds, one per run */
+    size_t n, cap;
+    int code;
+    char in[160], out[96];
+} op_times;
+
+/* A string field "key": "value" of a trace line. */
+static int trace_str(const char *line, const char *key, char *out, size_t size)
+{
+    const char *p = strstr(line, key);
+    if (p == NULL)
+        return 0;
+    p += strlen(key);
+    const char *e = strchr(p, '"');
+    if (e == NULL)
+        return 0;
+    size_t n = (size_t)(e - p) < size - 1 ? (size_t)(e - p) : size - 1;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return 1;
+}
+
+static int parse_dims(const char *s, int k, long long *dims, int *rank)
+{
+    /* The k-th space-separated shape "AxBxC". */
+    for (; k > 0 && s != NULL; k--) {
+        s = strchr(s, ' ');
+        if (s != NULL)
+            s++;
+    }
+    *rank = 0;
+    if (s == NULL || *s == '\0' || *s == ' ')
+        return 0;
+    while (*rank < 8) {
+        char *end;
+        dims[(*rank)++] = strtoll(s, &end, 10);
+        if (*end != 'x')
+            break;
+        s = end + 1;
+    }
+    return 1;
+}
+
+static double numel_of(const long long *d, int r)
+{
+    double n = 1;
+    for (int i = 0; i < r; i++)
+        n *= (double)d[i];
+    return n;
+}
+
+/* Multiply-adds x 2 of the operations that are mostly arithmetic; 0 otherwise. */
+static double op_flops(int code, const char *in, const char *out)
+{
+    long long a[8], w[8], o[8];
+    int ra, rw, ro;
+    if (!parse_dims(in, 0, a, &ra) || !parse_dims(in, 1, w, &rw) || !parse_dims(out, 0, o, &ro))
+        return 0;
+    switch (code) {
+    case ANEURALNETWORKS_CONV_2D:
+        return rw == 4 ? 2.0 * numel_of(o, ro) * (double)(w[1] * w[2] * w[3]) : 0;
+    case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
+        return rw == 4 ? 2.0 * numel_of(o, ro) * (double)(w[1] * w[2]) : 0;
+    case ANEURALNETWORKS_FULLY_CONNECTED:
+        return rw == 2 ? 2.0 * numel_of(o, ro) * (double)w[1] : 0;
+    case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
+        return rw == 4 ? 2.0 * numel_of(a, ra) * (double)(w[0] * w[1] * w[2]) : 0;
+    default:
+        return 0;
+    }
+}
+
+typedef struct {
+    uint32_t op;
+    double median;
+} op_rank;
+
+static int cmp_rank(const void *a, const void *b)
+{
+    double x = ((const op_rank *)a)->median, y = ((const op_rank *)b)->median;
+    return (x < y) - (x > y);
+}
+
+/* Reads the trace the runtime wrote and prints one line per NNAPI operation
+ * of the model: median over the timed runs (all runs when there is one). */
+static int print_profile(run *r, const char *path, double measured_ms, FILE *to)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "nnapi-run: --profile: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    uint32_t n_ops = r->tr.n_ops;
+    op_times *t = calloc(n_ops ? n_ops : 1, sizeof *t);
+    op_rank *rank = calloc(n_ops ? n_ops : 1, sizeof *rank);
+    char line[1024];
+    int rc = -1;
+    if (t == NULL || rank == NULL)
+        goto done;
+    while (fgets(line, sizeof line, f) != NULL) {
+        const char *d = strstr(line, "\"dur\": "), *m = strstr(line, "\"model\": "),
+                   *op = strstr(line, "\"operation\": "), *dp = strstr(line, "\"depth\": ");
+        if (d == NULL || m == NULL || op == NULL || dp == NULL)
+            continue;
+        /* The main model is the first the runtime saw; control-flow bodies are counted in their caller. */
+        if (atoi(m + 9) != 0 || atoi(dp + 9) != 0)
+            continue;
+        long k = atol(op + 13);
+        if (k < 0 || (uint32_t)k >= n_ops)
+            continue;
+        op_times *e = &t[k];
+        if (e->n == e->cap) {
+            size_t cap = e->cap ? 2 * e->cap : 16;
+            double *nd = realloc(e->dur, cap * sizeof *nd);
+            if (nd == NULL)
+                goto done;
+            e->dur = nd;
+            e->cap = cap;
+        }
+        e->dur[e->n++] = atof(d + 7);
+        trace_str(line, "\"inputs\": \"", e->in, sizeof e->in);
+        trace_str(line, "\"outputs\": \"", e->out, sizeof e->out);
+    }
+    double total = 0;
+    uint32_t n_rank = 0;
+    for (uint32_t k = 0; k < n_ops; k++) {
+        op_times *e = &t[k];
+        if (e->n == 0)
+            continue;
+        /* The first run warms caches and packs weights: leave it out when there are others. */
+        double *v = e->n > 1 ? e->dur + 1 : e->dur;
+        size_t n = e->n > 1 ? e->n - 1 : 1;
+        qsort(v, n, sizeof *v, cmp_double);
+        double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        rank[n_rank].op = k;
+        rank[n_rank].median = med;
+        n_rank++;
+        total += med;
+    }
+    qsort(rank, n_rank, sizeof *rank, cmp_rank);
+    fprintf(to, "profile: %u NNAPI operations, median of %d run(s) each, sorted by time\n", n_rank,
+            r->o.repeat > 0 ? r->o.repeat : 1);
+    fprintf(to, "  %-34s %-36s %-44s %10s %6s %8s\n", "NNAPI operation", "TFLite origin", "shapes (in -> out)",
+            "median us", "share", "GFLOP/s");
+    for (uint32_t i = 0; i < n_rank; i++) {
+        uint32_t k = rank[i].op;
+        int src = r->tr.op_source[k];
+        char a[48], b[48], sh[300];
+        snprintf(a, sizeof a, "#%u %s", k, nr_nnapi_op_name(r->tr.op_code[k]));
+        if (src >= 0)
+            snprintf(b, sizeof b, "#%d %s", src, tfl_op_name(r->tm.ops[src].code));
+        else
+            snprintf(b, sizeof b, "(model outputs)");
+        snprintf(sh, sizeof sh, "%s -> %s", t[k].in, t[k].out);
+        double fl = op_flops(r->tr.op_code[k], t[k].in, t[k].out);
+        fprintf(to, "  %-34s %-36s %-44s %10.1f %5.1f%% ", a, b, sh, rank[i].median,
+                total > 0 ? 100.0 * rank[i].median / total : 0.0);
+        if (fl > 0 && rank[i].median > 0)
+            fprintf(to, "%8.2f\n", fl / (rank[i].median * 1e3));
+        else
+            fprintf(to, "%8s\n", "-");
+    }
+    fprintf(to, "  sum of the operations' medians: %.3f ms", total / 1e3);
+    if (measured_ms > 0)
+        fprintf(to, "; measured median latency %.3f ms (operations %.1f%% of it)", measured_ms,
+                100.0 * total / 1e3 / measured_ms);
+    fprintf(to, "\n");
+    rc = 0;
+done:
+    if (t != NULL)
+        for (uint32_t k = 0; k < n_ops; k++)
+            free(t[k].dur);
+    free(t);
+    free(rank);
+    fclose(f);
+    if (rc != 0)
+        fprintf(stderr, "nnapi-run: --profile: out of memory\n");
+    return rc;
+}
+
 static int run_main(run *r)
 {
     options *o = &r->o;
@@ -1058,6 +1254,22 @@ static int run_main(run *r)
         return EXIT_RUN_FAILED;
     }
     print_results(r, top, compile_ms, cmp, o->compare != NULL);
+    if (o->profile) {
+        /* Freeing the compilation makes the runtime write the trace. */
+        ANeuralNetworksExecution_free(r->exec);
+        r->exec = NULL;
+        ANeuralNetworksCompilation_free(r->comp);
+        r->comp = NULL;
+        double measured = 0;
+        if (o->repeat > 0)
+            measured = o->repeat % 2 ? r->lat[o->repeat / 2] : (r->lat[o->repeat / 2 - 1] + r->lat[o->repeat / 2]) / 2;
+        else
+            measured = first;
+        if (print_profile(r, getenv("NNAPI_LINUX_PROFILE"), measured, o->json ? stderr : stdout))
+            return EXIT_RUN_FAILED;
+        if (o->profile_file != NULL)
+            fprintf(stderr, "nnapi-run: wrote the Chrome trace to %s\n", o->profile_file);
+    }
     return all_pass ? 0 : EXIT_RUN_FAILED;
 }
 
@@ -1073,9 +1285,27 @@ int main(int argc, char **argv)
         snprintf(n, sizeof n, "%d", r.o.threads);
         setenv("NNAPI_LINUX_THREADS", n, 1);
     }
+    /* The runtime reads NNAPI_LINUX_PROFILE once, at the first compilation. */
+    char profile_tmp[] = "/tmp/nnapi-run-profile.XXXXXX";
+    int tmp_fd = -1;
+    if (r.o.profile) {
+        if (r.o.profile_file != NULL) {
+            setenv("NNAPI_LINUX_PROFILE", r.o.profile_file, 1);
+        } else {
+            tmp_fd = mkstemp(profile_tmp);
+            if (tmp_fd < 0) {
+                fprintf(stderr, "nnapi-run: --profile: cannot create a temporary file: %s\n", strerror(errno));
+                return EXIT_RUN_FAILED;
+            }
+            close(tmp_fd);
+            setenv("NNAPI_LINUX_PROFILE", profile_tmp, 1);
+        }
+    }
     if (r.o.list_devices)
         return list_devices();
     int rc = run_main(&r);
     cleanup(&r);
+    if (tmp_fd >= 0)
+        unlink(profile_tmp);
     return rc;
 }
