@@ -46,6 +46,7 @@ typedef struct {
     int top;
     int json;
     int list_devices;
+    int max_steps;            /* --max-steps: quantized tolerance of --compare */
     int profile;              /* --profile: print the per-operation table */
     const char *profile_file; /* --profile=FILE: also keep the trace there */
 } options;
@@ -77,6 +78,7 @@ static void usage(FILE *f)
             "  --labels FILE      class names, one per line (line i = class i)\n"
             "  --compare DIR      reference check: inputs from DIR/input_<i>.bin (unless --input),\n"
             "                     outputs compared with DIR/output_<i>.bin; exit 1 on mismatch\n"
+            "  --max-steps N      quantized outputs may differ by N steps in --compare (default 2)\n"
             "  --json             print results as JSON\n"
             "  --profile[=FILE]   print every NNAPI operation's median time, share and GFLOP/s;\n"
             "                     with FILE, keep the Chrome trace (NNAPI_LINUX_PROFILE) there\n"
@@ -100,7 +102,7 @@ static int parse_int(const char *opt, const char *s, int min, int *out)
         return -1;
     }
     if (v < min) {
-        fprintf(stderr, "nnapi-run: %s needs a positive count, not %s\n", opt, s);
+        fprintf(stderr, "nnapi-run: %s needs a count of at least %d, not %s\n", opt, min, s);
         return -1;
     }
     *out = (int)v;
@@ -111,6 +113,7 @@ static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
     o->top = -1;
+    o->max_steps = 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -155,6 +158,10 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--top")) {
             NEED_VALUE();
             if (parse_int(a, v, 1, &o->top))
+                return -1;
+        } else if (!strcmp(a, "--max-steps")) {
+            NEED_VALUE();
+            if (parse_int(a, v, 0, &o->max_steps))
                 return -1;
         } else if (!strcmp(a, "--profile")) {
             o->profile = 1;
@@ -553,10 +560,10 @@ typedef struct {
     int top_checked, top_ok;
 } cmp_result;
 
-/* Floats within 1e-4 absolute + 1e-4 relative, quantized within 2 steps, and
+/* Floats within 1e-4 absolute + 1e-4 relative, quantized within max_steps, and
  * classifier outputs must rank the same top 5 (an exchange of classes whose
  * reference scores are within tolerance of each other counts as a tie). */
-static int compare_output(const buffer *b, const char *path, cmp_result *r)
+static int compare_output(const buffer *b, const char *path, int max_steps, cmp_result *r)
 {
     memset(r, 0, sizeof *r);
     blob f;
@@ -584,7 +591,7 @@ static int compare_output(const buffer *b, const char *path, cmp_result *r)
         double diff = fabs(got - want);
         int ok;
         if (q) {
-            ok = diff <= 2.0;
+            ok = diff <= (double)max_steps;
             if (diff > r->max_steps)
                 r->max_steps = diff;
             diff *= b->t->scale[0];
@@ -604,7 +611,7 @@ static int compare_output(const buffer *b, const char *path, cmp_result *r)
         size_t mine[5], theirs[5];
         size_t n1 = top_k(b, 5, mine), n2 = top_k(&ref, 5, theirs);
         r->top_checked = 1;
-        double tol = q ? 2.0 * b->t->scale[0] : 1e-4;
+        double tol = q ? (double)max_steps * b->t->scale[0] : 1e-4;
         for (size_t k = 0; k < n1 && k < n2; k++) {
             double a = real_at(&ref, mine[k]), c = real_at(&ref, theirs[k]);
             if (mine[k] != theirs[k] && fabs(a - c) > tol + (fl ? 1e-4 * fabs(c) : 0.0))
@@ -1234,7 +1241,7 @@ static int run_main(run *r)
         for (uint32_t i = 0; i < r->n_out; i++) {
             char path[4096];
             snprintf(path, sizeof path, "%s/output_%u.bin", o->compare, i);
-            if (compare_output(&r->out[i], path, &cmp[i]))
+            if (compare_output(&r->out[i], path, o->max_steps, &cmp[i]))
                 return EXIT_USAGE;
             all_pass &= cmp[i].pass;
         }
