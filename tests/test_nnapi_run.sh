@@ -43,8 +43,6 @@ known_mismatch() {
         echo "its quantized layers differ from TFLite's by up to 2 steps (not bit-exact yet), which moves the float detection boxes and scores and reorders near-tied detections" ;;
     mobilenet_v2_1.0_224_quant/ref_img)
         echo "quantized outputs differ by up to 4 steps (not bit-exact yet)" ;;
-    dtln_noise_suppression/ref)
-        echo "the QUANTIZED_LSTM translation runs but differs from TFLite's integer LSTM (up to 47 steps); not resolved" ;;
     esac
 }
 
