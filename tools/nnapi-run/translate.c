@@ -1700,12 +1700,7 @@ static int reverse_v2(xl *x)
         return -1;
     if (na == 0) {
         ilist l = {{cur}, 1};
-        int32_t s[MAX_RANK];
-        for (uint32_t q = 0; q < rank; q++)
-            s[q] = (int32_t)d[q];
-        if (push_i32_tensor(x, &l, s, rank))
-            return -1;
-        return out1(x, ANEURALNETWORKS_RESHAPE, &l);
+        return out1(x, ANEURALNETWORKS_CAST, &l); /* identity */
     }
     for (uint32_t k = 0; k < na; k++) {
         int32_t a = axes[k] < 0 ? axes[k] + (int32_t)rank : axes[k];
@@ -1741,12 +1736,7 @@ static int mirror_pad(xl *x, const tfl_op *op)
         return -1;
     if (last < 0) {
         ilist l = {{cur}, 1};
-        int32_t s[MAX_RANK];
-        for (uint32_t q = 0; q < rank; q++)
-            s[q] = (int32_t)d[q];
-        if (push_i32_tensor(x, &l, s, rank))
-            return -1;
-        return out1(x, ANEURALNETWORKS_RESHAPE, &l);
+        return out1(x, ANEURALNETWORKS_CAST, &l); /* identity */
     }
     uint32_t cd[MAX_RANK];
     memcpy(cd, d, sizeof cd);
@@ -2335,9 +2325,9 @@ static void report_failures(const tfl_model *tm, const failure *f, uint32_t n, c
 }
 
 /* A model output that is a model input, a constant or an output already
- * listed gets its own operand through an identity RESHAPE: NNAPI operands
- * cannot be both input and output, nor listed twice, and a constant is no
- * output. */
+ * listed gets its own operand through an identity CAST (defined for every
+ * tensor type since feature level 4): NNAPI operands cannot be both input and
+ * output, nor listed twice, and a constant is no output. */
 static int distinct_output(xl *x, int ti, const uint32_t *taken, uint32_t n_taken, uint32_t *idx)
 {
     int need = is_const(x, ti);
@@ -2352,17 +2342,14 @@ static int distinct_output(xl *x, int ti, const uint32_t *taken, uint32_t n_take
     uint32_t d[MAX_RANK], rank, src;
     if (dims_of(x, ti, d, &rank) || tensor(x, ti, &src))
         return -1;
-    int32_t shape[MAX_RANK];
-    for (uint32_t k = 0; k < rank; k++)
-        shape[k] = (int32_t)d[k];
     if (rank == 0) {
-        shape[0] = d[0] = 1;
+        d[0] = 1;
         rank = 1;
     }
     ilist l = {{src}, 1};
-    if (push_i32_tensor(x, &l, shape, rank) || temp_like(x, ti, rank, d, idx))
+    if (temp_like(x, ti, rank, d, idx))
         return -1;
-    return emit(x, ANEURALNETWORKS_RESHAPE, &l, 1, idx);
+    return emit(x, ANEURALNETWORKS_CAST, &l, 1, idx);
 }
 
 int nr_translate(const tfl_model *tm, int relaxed, nr_translation *tr, char *err, size_t err_size)
