@@ -304,10 +304,13 @@ int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn
             rc = ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT;
             break;
         }
-        uint64_t t0 = nn_profile_on() ? nn_now_ns() : 0;
-        rc = run_step(ctx, sp, &sp->steps[s], &rs, outputs, insufficient);
-        if (t0 != 0)
+        if (nn_profile_on()) {
+            uint64_t t0 = nn_now_ns();
+            rc = run_step(ctx, sp, &sp->steps[s], &rs, outputs, insufficient);
             nn_profile_step(sp, &sp->steps[s], rs.t, ctx->depth, t0);
+        } else {
+            rc = run_step(ctx, sp, &sp->steps[s], &rs, outputs, insufficient);
+        }
     }
     bool short_buffer = false;
     for (uint32_t i = 0; i < m->n_outputs; i++) {
