@@ -541,6 +541,10 @@ static int push_bias(xl *x, ilist *l, int bias_ti, int in_ti, int w_ti, uint32_t
             return fail(x, "bias tensor %d has the wrong shape", bias_ti);
         if (!is_const(x, bias_ti) || !q)
             return push_t(x, l, bias_ti);
+        if (elem_type(x, bias_ti) == TFL_INT64)
+            return fail(x, "bias tensor %d is int64 (TFLite's 16x8 quantization): NNAPI has no 64-bit tensor "
+                        "type and its int16 activations would be TENSOR_QUANT16_SYMM, which its convolutions "
+                        "do not take", bias_ti);
         if (elem_type(x, bias_ti) != TFL_INT32)
             return fail(x, "quantized bias of type %s is not supported", tfl_type_name(b->type));
         if (add_operand(x, &ot, &idx) || set_const(x, bias_ti, idx))
