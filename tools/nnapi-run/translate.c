@@ -1377,8 +1377,9 @@ static int fold_strided_slice(xl *x, const tfl_op *op)
     return 0;
 }
 
-/* PACK and CONCATENATION of static ints: outer x (sum of inner blocks). */
-static int fold_stack(xl *x, const tfl_op *op, int32_t axis, int pack)
+/* PACK and CONCATENATION of static ints: for each index before the axis,
+ * each input's block in turn. */
+static int fold_stack(xl *x, const tfl_op *op, int32_t axis)
 {
     int o = out_t(x, 0);
     const tfl_tensor *to = tens(x, o);
@@ -1400,9 +1401,7 @@ static int fold_stack(xl *x, const tfl_op *op, int32_t axis, int pack)
             size_t n;
             if (ints_of(x, op->in[k], &v, &n))
                 return -1;
-            size_t inner = outer ? n / outer : 0;
-            if (pack)
-                inner = n / outer;
+            size_t inner = n / outer; /* each input's block per outer index */
             if (pos + inner > no || (r + 1) * inner > n)
                 return fail(x, "inputs do not match the output shape");
             memcpy(vo + pos, v + r * inner, inner * sizeof *vo);
@@ -1479,11 +1478,11 @@ static int fold_static(xl *x, const tfl_op *op)
             return 0;
         rc = fold_strided_slice(x, op);
         break;
-    case TFL_OP_PACK: rc = fold_stack(x, op, tfl_opt_i32(tm, op, 1, 0), 1); break;
+    case TFL_OP_PACK: rc = fold_stack(x, op, tfl_opt_i32(tm, op, 1, 0)); break;
     case TFL_OP_CONCATENATION:
         if (tfl_opt_u8(tm, op, 1, 0) != 0)
             return 0;
-        rc = fold_stack(x, op, tfl_opt_i32(tm, op, 0, 0), 0);
+        rc = fold_stack(x, op, tfl_opt_i32(tm, op, 0, 0));
         break;
     case TFL_OP_RESHAPE:
     case TFL_OP_SQUEEZE:
@@ -1599,16 +1598,18 @@ static int unpack(xl *x, const tfl_op *op)
     memcpy(pd, d, sizeof pd);
     pd[axis] = 1;
     ilist l = {{0}, 0};
-    if (push_t(x, &l, in) || push_i32(x, &l, axis) || push_i32(x, &l, (int32_t)op->n_out))
+    if (push_t(x, &l, in))
         return -1;
-    for (uint32_t k = 0; k < op->n_out; k++)
-        if (temp_like(x, in, rank, pd, &parts[k]))
-            return -1;
     if (op->n_out == 1) {
-        /* NNAPI's SPLIT wants at least... one part is the input itself. */
-        parts[0] = l.v[0];
-    } else if (emit(x, ANEURALNETWORKS_SPLIT, &l, op->n_out, parts)) {
-        return -1;
+        parts[0] = l.v[0]; /* one part: the input itself */
+    } else {
+        if (push_i32(x, &l, axis) || push_i32(x, &l, (int32_t)op->n_out))
+            return -1;
+        for (uint32_t k = 0; k < op->n_out; k++)
+            if (temp_like(x, in, rank, pd, &parts[k]))
+                return -1;
+        if (emit(x, ANEURALNETWORKS_SPLIT, &l, op->n_out, parts))
+            return -1;
     }
     for (uint32_t k = 0; k < op->n_out; k++) {
         uint32_t od[MAX_RANK], orank, fin;
