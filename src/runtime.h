@@ -13,7 +13,7 @@
 #include "android/NeuralNetworks.h"
 #include "ops/op.h"
 
-#define NN_RUNTIME_FEATURE_LEVEL ANEURALNETWORKS_FEATURE_LEVEL_5
+#define NN_RUNTIME_FEATURE_LEVEL ANEURALNETWORKS_FEATURE_LEVEL_8
 #define NN_DEFAULT_LOOP_TIMEOUT_NS (2ull * 1000 * 1000 * 1000)
 #define NN_MAX_LOOP_TIMEOUT_NS (15ull * 1000 * 1000 * 1000)
 /* Alignment and padding the executor prefers for I/O buffers. */

@@ -155,6 +155,31 @@ else
     fail "--profile table and Chrome trace"
 fi
 
+# BATCH_MATMUL, PACK, MIRROR_PAD and REVERSE_V2 as the single NNAPI operations
+# of feature levels 6 and 7 (fl67/make_fl67_model.py made the model and its
+# reference). Translating for feature level 5 must not use them: the model is
+# then either composed from FL5 operations (more NNAPI operations, same
+# results) or refused with the level it needs.
+fl67=$dir/fl67
+if "$run" "$fl67/fl67_ops.tflite" --compare "$fl67/ref" >"$tmp/log" 2>&1 &&
+    grep -q 'compare: PASS' "$tmp/log" && grep -q '4 TFLite operators -> 4 NNAPI operations' "$tmp/log"; then
+    pass "feature level 6/7 operators as single operations"
+else
+    fail "feature level 6/7 operators as single operations"
+fi
+"$run" "$fl67/fl67_ops.tflite" --compare "$fl67/ref" --feature-level 31 >"$tmp/log" 2>&1
+rc=$?
+if { [ $rc -eq 0 ] && grep -q 'compare: PASS' "$tmp/log" &&
+     ! grep -q '4 TFLite operators -> 4 NNAPI operations' "$tmp/log"; } ||
+   { [ $rc -eq 3 ] && grep -q 'needs NNAPI feature level 100000[67]' "$tmp/log"; }; then
+    pass "--feature-level 31 avoids the feature level 6/7 operations"
+else
+    fail "--feature-level 31 avoids the feature level 6/7 operations (exit $rc)"
+fi
+"$run" "$fl67/fl67_ops.tflite" --feature-level 32 >"$tmp/log" 2>&1
+rc=$?
+if [ $rc -eq 2 ]; then pass "--feature-level 32 rejected"; else fail "--feature-level 32 rejected (exit $rc)"; fi
+
 # Usage errors exit 2 before running; messages say what is wrong.
 "$run" "$dir/person_detect.tflite" --compare "$tmp/no-such-dir" >"$tmp/log" 2>&1
 rc=$?

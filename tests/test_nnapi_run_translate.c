@@ -16,6 +16,10 @@
 
 enum { MAX_T = 16, MAX_O = 8 };
 
+/* The feature level translated for: FL5 (the compositions), then 0 (the
+ * runtime's, which has PACK, MIRROR_PAD, REVERSE and BATCH_MATMUL). */
+static int64_t g_level;
+
 /* A graph under construction. Options tables live in opt[]; each table is
  * a vtable followed by the table, its fields 4 bytes each. */
 typedef struct {
@@ -104,7 +108,7 @@ static int g_run(graph *g, const float *const *in, const size_t *in_n, void *con
 {
     nr_translation tr;
     char err[2048];
-    if (nr_translate(&g->m, 0, &tr, err, sizeof err)) {
+    if (nr_translate(&g->m, 0, g_level, &tr, err, sizeof err)) {
         printf("  translation failed: %s\n", err);
         return -1;
     }
@@ -342,7 +346,7 @@ static void test_all_failures_named(void)
     g_io(&g, 1, (int32_t[]){a}, 1, (int32_t[]){d});
     nr_translation tr;
     char err[2048] = "";
-    int rc = nr_translate(&g.m, 0, &tr, err, sizeof err);
+    int rc = nr_translate(&g.m, 0, g_level, &tr, err, sizeof err);
     CHECK(rc != 0);
     CHECK(strstr(err, "2 of 3 operators cannot be translated: CEIL x2 (#0 #2)") != NULL);
     CHECK(strstr(err, "operator #2 CEIL") != NULL);
@@ -352,20 +356,25 @@ static void test_all_failures_named(void)
 
 int main(void)
 {
-    test_pack(0, (float[]){1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
-    test_pack(1, (float[]){1, 2, 3, 7, 8, 9, 4, 5, 6, 10, 11, 12});
-    test_unpack();
-    test_split_v();
-    test_reverse();
-    test_mirror_pad(0);
-    test_mirror_pad(1);
-    test_binary(TFL_OP_SQUARED_DIFFERENCE, (float[]){1, 2, 3}, (float[]){3, 0.5f, -1}, (float[]){4, 2.25f, 16});
-    test_binary(TFL_OP_FLOOR_DIV, (float[]){-3, 3, 7.5f}, (float[]){2, 2, -2}, (float[]){-2, 1, -4});
-    test_add_n();
-    test_batch_matmul(0);
-    test_batch_matmul(1);
-    test_transpose_conv();
-    test_static_fold();
-    test_all_failures_named();
+    static const int64_t levels[2] = {ANEURALNETWORKS_FEATURE_LEVEL_5, 0};
+    for (int lv = 0; lv < 2; lv++) {
+        g_level = levels[lv];
+        printf("feature level %s\n", lv == 0 ? "5 (FL5 compositions)" : "of the runtime");
+        test_pack(0, (float[]){1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+        test_pack(1, (float[]){1, 2, 3, 7, 8, 9, 4, 5, 6, 10, 11, 12});
+        test_unpack();
+        test_split_v();
+        test_reverse();
+        test_mirror_pad(0);
+        test_mirror_pad(1);
+        test_binary(TFL_OP_SQUARED_DIFFERENCE, (float[]){1, 2, 3}, (float[]){3, 0.5f, -1}, (float[]){4, 2.25f, 16});
+        test_binary(TFL_OP_FLOOR_DIV, (float[]){-3, 3, 7.5f}, (float[]){2, 2, -2}, (float[]){-2, 1, -4});
+        test_add_n();
+        test_batch_matmul(0);
+        test_batch_matmul(1);
+        test_transpose_conv();
+        test_static_fold();
+        test_all_failures_named();
+    }
     return nt_summary();
 }

@@ -323,7 +323,7 @@ static void log_plan(const nn_plan *plan)
 {
     if (!nn_vlog_enabled())
         return;
-    uint32_t counts[ANEURALNETWORKS_RANK + 1] = {0};
+    uint32_t counts[NN_LAST_OPERATION + 1] = {0};
     uint32_t total = 0;
     for (uint32_t k = 0; k < plan->n_subs; k++)
         for (uint32_t s = 0; s < plan->subs[k].n_steps; s++) {
@@ -333,7 +333,7 @@ static void log_plan(const nn_plan *plan)
     char line[2048];
     size_t used = 0;
     line[0] = '\0';
-    for (int32_t c = 0; c <= ANEURALNETWORKS_RANK && used < sizeof line; c++)
+    for (int32_t c = 0; c <= NN_LAST_OPERATION && used < sizeof line; c++)
         if (counts[c]) {
             int w = snprintf(line + used, sizeof line - used, " %s=%u", nn_op_name(c),
                              counts[c]);

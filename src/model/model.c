@@ -372,7 +372,7 @@ NN_API int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *m,
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     if (!model_modifiable(m))
         return ANEURALNETWORKS_BAD_STATE;
-    if (type < ANEURALNETWORKS_ADD || type > ANEURALNETWORKS_RANK || outputCount == 0)
+    if (type < ANEURALNETWORKS_ADD || type > NN_LAST_OPERATION || outputCount == 0)
         return ANEURALNETWORKS_BAD_DATA;
     for (uint32_t i = 0; i < inputCount; i++)
         if (inputs[i] >= m->n_operands)

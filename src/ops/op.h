@@ -38,7 +38,11 @@
 
 #include "android/NeuralNetworks.h"
 
-#define NN_MAX_RANK 8
+/* Largest tensor rank. The specification sets no general limit (REVERSE
+ * alone stops at 8); MIRROR_PAD conformance tests use rank 10. */
+#define NN_MAX_RANK 16
+/* The highest OperationCode the runtime knows. */
+#define NN_LAST_OPERATION ANEURALNETWORKS_REVERSE
 /* validate may read in[i] and out[i] for i < NN_VALIDATE_SLOTS before it
  * checks n_in/n_out: slots past the real operands hold a placeholder of
  * type -1 that no check accepts. */

@@ -328,6 +328,7 @@ static const struct {
     {41, "SUB", "SUB"},
     {43, "SQUEEZE", "SQUEEZE"},
     {44, "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"},
+    {83, "PACK", "PACK"},
     {114, "QUANTIZE", "QUANTIZE"},
     {27, "SVDF", "SVDF"},
     {32, "CUSTOM", "DETECTION_POSTPROCESSING"},
@@ -338,8 +339,8 @@ static const struct {
     {73, "LOG", "LOG"},
     {75, "SQRT", "SQRT"},
     {77, "SHAPE", NULL},
-    {83, "PACK", NULL},
     {95, "FLOOR_MOD", NULL},
+    {126, "BATCH_MATMUL", "BATCH_MATMUL"},
 };
 
 /* Models TFLite 2.9 itself cannot build with its NNAPI delegate, whatever

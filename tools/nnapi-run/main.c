@@ -43,6 +43,7 @@ typedef struct {
     int repeat;
     int threads;
     int relaxed;
+    int feature_level; /* 0: the runtime's */
     int top;
     int json;
     int list_devices;
@@ -74,6 +75,10 @@ static void usage(FILE *f)
             "  --device NAME      compile for this device only (see --list-devices)\n"
             "  --list-devices     print the available devices and exit\n"
             "  --relaxed          allow float32 to be computed in float16\n"
+            "  --feature-level N  use only NNAPI operations of feature level N (27..31, or\n"
+            "                     1000006..1000008; default: the runtime's): below 1000006\n"
+            "                     BATCH_MATMUL and PACK, below 1000007 MIRROR_PAD and\n"
+            "                     REVERSE_V2 have no single NNAPI operation\n"
             "  --top K            print the K highest-scoring classes of each output\n"
             "  --labels FILE      class names, one per line (line i = class i)\n"
             "  --compare DIR      reference check: inputs from DIR/input_<i>.bin (unless --input),\n"
@@ -174,6 +179,18 @@ static int parse_args(int argc, char **argv, options *o)
             o->profile_file = a + 10;
         } else if (!strcmp(a, "--relaxed")) {
             o->relaxed = 1;
+        } else if (!strcmp(a, "--feature-level")) {
+            NEED_VALUE();
+            if (parse_int(a, v, 1, &o->feature_level))
+                return -1;
+            if (!((o->feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_1 &&
+                   o->feature_level <= ANEURALNETWORKS_FEATURE_LEVEL_5) ||
+                  (o->feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_6 &&
+                   o->feature_level <= ANEURALNETWORKS_FEATURE_LEVEL_8))) {
+                fprintf(stderr, "nnapi-run: --feature-level needs a feature level (27..31 or "
+                                "1000006..1000008)\n");
+                return -1;
+            }
         } else if (!strcmp(a, "--json")) {
             o->json = 1;
         } else if (!strcmp(a, "--list-devices")) {
@@ -1119,7 +1136,7 @@ static int run_main(run *r)
     unmap_file(&lab_file);
 
     double t0 = now_ms();
-    if (nr_translate(&r->tm, o->relaxed, &r->tr, err, sizeof err)) {
+    if (nr_translate(&r->tm, o->relaxed, o->feature_level, &r->tr, err, sizeof err)) {
         fprintf(stderr, "nnapi-run: cannot translate the model: %s\n", err);
         return EXIT_UNSUPPORTED;
     }

@@ -33,8 +33,8 @@ typedef struct {
     int cur;         /* TFLite operator being translated, -1 outside */
     char *err;
     size_t errsz;
-    /* The runtime's feature level: where it has an operation that FL5 lacks,
-     * a translation may use it instead of composing it. */
+    /* The NNAPI feature level the operations may come from: where it has an
+     * operation that FL5 lacks, that operation; below, an FL5 composition. */
     int64_t level;
 } xl;
 
@@ -1161,6 +1161,60 @@ static int pad(xl *x, int v2)
     return out1(x, ANEURALNETWORKS_PAD_V2, &l);
 }
 
+/* ---- operators that feature levels 6 and 7 have as one operation ---- */
+
+static int batch_matmul_fl6(xl *x, const tfl_op *op)
+{
+    if (in_t(x, 0) < 0 || in_t(x, 1) < 0 || tens(x, in_t(x, 0))->rank != tens(x, in_t(x, 1))->rank)
+        return fail(x, "NNAPI BATCH_MATMUL takes two inputs of one rank");
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in_t(x, 0)) || push_t(x, &l, in_t(x, 1)) ||
+        push_bool(x, &l, tfl_opt_bool(x->tm, op, 0, 0)) || push_bool(x, &l, tfl_opt_bool(x->tm, op, 1, 0)))
+        return -1;
+    return out1(x, ANEURALNETWORKS_BATCH_MATMUL, &l);
+}
+
+static int pack_fl6(xl *x, const tfl_op *op)
+{
+    int32_t axis = tfl_opt_i32(x->tm, op, 1, 0);
+    if (axis < 0)
+        axis += (int32_t)tens(x, out_t(x, 0))->rank;
+    ilist l = {{0}, 0};
+    if (push_i32(x, &l, axis))
+        return -1;
+    for (uint32_t k = 0; k < op->n_in; k++)
+        if (push_t(x, &l, op->in[k]))
+            return -1;
+    return out1(x, ANEURALNETWORKS_PACK, &l);
+}
+
+static int mirror_pad_fl7(xl *x, const tfl_op *op)
+{
+    /* TFLite's MirrorPadMode numbers REFLECT and SYMMETRIC as NNAPI does. */
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in_t(x, 0)) || push_t(x, &l, in_t(x, 1)) ||
+        push_i32(x, &l, tfl_opt_u8(x->tm, op, 0, 0)))
+        return -1;
+    return out1(x, ANEURALNETWORKS_MIRROR_PAD, &l);
+}
+
+/* REVERSE_V2 with one constant axis; NNAPI wants it non-negative. */
+static int reverse_fl7(xl *x)
+{
+    int32_t axis[MAX_RANK];
+    uint32_t n;
+    if (const_ints(x, in_t(x, 1), axis, MAX_RANK, &n))
+        return -1;
+    if (n != 1)
+        return fail(x, "NNAPI REVERSE reverses exactly one axis (%u given)", n);
+    if (axis[0] < 0)
+        axis[0] += (int32_t)tens(x, in_t(x, 0))->rank;
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in_t(x, 0)) || push_i32_tensor(x, &l, axis, 1))
+        return -1;
+    return out1(x, ANEURALNETWORKS_REVERSE, &l);
+}
+
 /* ARGMAX, ARGMIN: NNAPI takes the axis as a scalar, TFLite as a tensor. */
 static int arg_minmax(xl *x, int code)
 {
@@ -1558,6 +1612,8 @@ static int space_batch(xl *x, int to_batch)
 /* PACK: each input gains a size-1 axis (RESHAPE), then CONCATENATION. */
 static int pack(xl *x, const tfl_op *op)
 {
+    if (x->level >= ANEURALNETWORKS_FEATURE_LEVEL_6)
+        return pack_fl6(x, op);
     int o = out_t(x, 0);
     int32_t axis = tfl_opt_i32(x->tm, op, 1, 0);
     uint32_t od[MAX_RANK], orank;
@@ -1700,6 +1756,8 @@ static int reverse_v2(xl *x)
     uint32_t na, d[MAX_RANK], rank;
     if (const_ints(x, in_t(x, 1), axes, MAX_RANK, &na) || dims_of(x, in, d, &rank))
         return -1;
+    if (na == 1 && x->level >= ANEURALNETWORKS_FEATURE_LEVEL_7)
+        return reverse_fl7(x); /* FL7's REVERSE takes one axis */
     uint32_t cur;
     if (tensor(x, in, &cur))
         return -1;
@@ -1724,6 +1782,8 @@ static int reverse_v2(xl *x)
 
 static int mirror_pad(xl *x, const tfl_op *op)
 {
+    if (x->level >= ANEURALNETWORKS_FEATURE_LEVEL_7)
+        return mirror_pad_fl7(x, op);
     int in = in_t(x, 0);
     int32_t pads[2 * MAX_RANK];
     uint32_t np, d[MAX_RANK], rank;
@@ -1899,18 +1959,22 @@ static int svdf(xl *x, const tfl_op *op)
     return emit(x, ANEURALNETWORKS_SVDF, &l, 2, outs);
 }
 
-/* BATCH_MATMUL with a constant right-hand side, composed from FL5 operations:
- * FULLY_CONNECTED over the left side's rows with the weights laid out [N, K].
- * (Feature level 6 has BATCH_MATMUL itself; see nr_translate's level.) */
+/* BATCH_MATMUL: feature level 6's operation for operands of one rank; below
+ * it, a constant right-hand side is composed from FL5 operations:
+ * FULLY_CONNECTED over the left side's rows with the weights laid out [N, K]. */
 static int batch_matmul(xl *x, const tfl_op *op)
 {
+    if (x->level >= ANEURALNETWORKS_FEATURE_LEVEL_6 && in_t(x, 0) >= 0 && in_t(x, 1) >= 0 &&
+        tens(x, in_t(x, 0))->rank == tens(x, in_t(x, 1))->rank)
+        return batch_matmul_fl6(x, op);
     const tfl_model *tm = x->tm;
     int a = in_t(x, 0), b = in_t(x, 1), o = out_t(x, 0);
     if (float_only(x, "BATCH_MATMUL"))
         return -1;
     if (b < 0 || !is_const(x, b) || elem_type(x, b) != TFL_FLOAT32)
-        return fail(x, "a non-constant right-hand side needs BATCH_MATMUL (feature level 6); "
-                    "only a constant float one is composed from FULLY_CONNECTED");
+        return fail(x, "a non-constant right-hand side needs NNAPI feature level %lld (BATCH_MATMUL; "
+                    "translating for %lld, see --feature-level); only a constant float one is composed "
+                    "from FULLY_CONNECTED", (long long)ANEURALNETWORKS_FEATURE_LEVEL_6, (long long)x->level);
     int adj_x = tfl_opt_bool(tm, op, 0, 0), adj_y = tfl_opt_bool(tm, op, 1, 0);
     uint32_t ad[MAX_RANK], ar, bd[MAX_RANK], br, od[MAX_RANK], orank;
     if (dims_of(x, a, ad, &ar) || dims_of(x, b, bd, &br) || dims_of(x, o, od, &orank))
@@ -2249,9 +2313,8 @@ static int translate_op(xl *x, const tfl_op *op)
     }
     case TFL_OP_SPACE_TO_BATCH_ND: return space_batch(x, 1);
     case TFL_OP_BATCH_TO_SPACE_ND: return space_batch(x, 0);
-    /* Operators feature level 6+ has as one operation (PACK, MIRROR_PAD,
-     * REVERSE, BATCH_MATMUL) are composed from FL5 operations below; a
-     * per-operator branch on x->level can choose the single operation. */
+    /* PACK, MIRROR_PAD, REVERSE_V2, BATCH_MATMUL: the feature level 6/7
+     * operation where x->level allows it, else an FL5 composition. */
     case TFL_OP_PACK: return pack(x, op);
     case TFL_OP_UNPACK: return unpack(x, op);
     case TFL_OP_SPLIT_V: return split_v(x, op);
@@ -2357,10 +2420,12 @@ static int distinct_output(xl *x, int ti, const uint32_t *taken, uint32_t n_take
     return emit(x, ANEURALNETWORKS_CAST, &l, 1, idx);
 }
 
-int nr_translate(const tfl_model *tm, int relaxed, nr_translation *tr, char *err, size_t err_size)
+int nr_translate(const tfl_model *tm, int relaxed, int64_t feature_level, nr_translation *tr,
+                 char *err, size_t err_size)
 {
     memset(tr, 0, sizeof *tr);
-    xl x = {tm, tr, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, -1, err, err_size, 0};
+    xl x = {tm, tr, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, -1, err, err_size,
+            feature_level > 0 ? feature_level : ANeuralNetworks_getRuntimeFeatureLevel()};
     int rc = -1;
     failure *fails = NULL;
     uint32_t n_fail = 0;
@@ -2384,7 +2449,6 @@ int nr_translate(const tfl_model *tm, int relaxed, nr_translation *tr, char *err
     }
     for (uint32_t i = 0; i < tm->n_tensors; i++)
         x.opnd[i] = -1;
-    x.level = ANeuralNetworks_getRuntimeFeatureLevel();
     if (ANeuralNetworksModel_create(&tr->model) != ANEURALNETWORKS_NO_ERROR) {
         fail(&x, "ANeuralNetworksModel_create failed");
         goto done;
@@ -2497,6 +2561,7 @@ static const char *const nn_names[] = {
     "ROI_POOLING", "RSQRT", "SELECT", "SIN", "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2",
     "TRANSPOSE_CONV_2D", "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN",
     "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL", "RANK",
+    "BATCH_MATMUL", "PACK", "MIRROR_PAD", "REVERSE",
 };
 
 const char *nr_nnapi_op_name(int code)

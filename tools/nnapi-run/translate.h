@@ -30,8 +30,10 @@ typedef struct {
     size_t n_blocks, cap_blocks;
 } nr_translation;
 
-/* Builds and finishes the NNAPI model. Returns 0, or -1 with a message. */
-int nr_translate(const tfl_model *tm, int relaxed, nr_translation *out, char *err, size_t err_size);
+/* Builds and finishes the NNAPI model, using only operations of the given
+ * NNAPI feature level (0: the runtime's). Returns 0, or -1 with a message. */
+int nr_translate(const tfl_model *tm, int relaxed, int64_t feature_level, nr_translation *out,
+                 char *err, size_t err_size);
 void nr_translation_free(nr_translation *tr);
 
 const char *nr_nnapi_op_name(int code);
