@@ -324,13 +324,10 @@ static const struct {
     {25, "SOFTMAX", "SOFTMAX"},
     {28, "TANH", "TANH"},
     {34, "PAD", "PAD"},
-    {36, "GATHER", "GATHER"},
     {40, "MEAN", "MEAN"},
     {41, "SUB", "SUB"},
     {43, "SQUEEZE", "SQUEEZE"},
     {44, "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM"},
-    {73, "LOG", "LOG"},
-    {75, "SQRT", "SQRT"},
     {83, "PACK", "PACK"},
     {114, "QUANTIZE", "QUANTIZE"},
     {27, "SVDF", "SVDF"},
@@ -370,8 +367,6 @@ static const struct {
      "the detection boxes and reorders near-tied detections (TFLite keeps the post-processing on its "
      "CPU)"},
     {"mobilenet_v2_1.0_224_quant", "quantized outputs up to 4 steps off on ref_img (not bit-exact yet)"},
-    {"model_without_metadata", "our RESHAPE refuses its rank-2 shape tensor, so TfLiteInterpreterCreate "
-                               "fails (the Android-exactness issue)"},
 };
 
 static const char *known_mismatch_reason(const char *stem)
