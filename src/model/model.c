@@ -411,9 +411,6 @@ int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
     };
     nn_reason_clear();
     int rc = def->validate(&call);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-        nn_vlog("addOperation: %s with %u inputs and %u outputs: the operands' types, shapes or values "
-                "are not valid for it (result code %d)", def->name, op->n_in, op->n_out, rc);
     free(tensors);
     free(ptrs);
     if (rc == ANEURALNETWORKS_NO_ERROR) {
