@@ -367,8 +367,6 @@ static const struct {
      "the detection boxes and reorders near-tied detections (TFLite keeps the post-processing on its "
      "CPU)"},
     {"mobilenet_v2_1.0_224_quant", "quantized outputs up to 4 steps off on ref_img (not bit-exact yet)"},
-    {"model_without_metadata", "our RESHAPE refuses its rank-2 shape tensor, so TfLiteInterpreterCreate "
-                               "fails (the Android-exactness issue)"},
 };
 
 static const char *known_mismatch_reason(const char *stem)
