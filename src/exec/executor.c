@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "runtime.h"
+#include "exec/profile.h"
 
 uint64_t nn_now_ns(void)
 {
@@ -303,7 +304,13 @@ int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn
             rc = ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT;
             break;
         }
-        rc = run_step(ctx, sp, &sp->steps[s], &rs, outputs, insufficient);
+        if (nn_profile_on()) {
+            uint64_t t0 = nn_now_ns();
+            rc = run_step(ctx, sp, &sp->steps[s], &rs, outputs, insufficient);
+            nn_profile_step(sp, &sp->steps[s], rs.t, ctx->depth, t0);
+        } else {
+            rc = run_step(ctx, sp, &sp->steps[s], &rs, outputs, insufficient);
+        }
     }
     bool short_buffer = false;
     for (uint32_t i = 0; i < m->n_outputs; i++) {

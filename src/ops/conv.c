@@ -65,32 +65,35 @@ static int conv_validate_common(const nn_op_call *c, int kind)
         if (s->rank == 1 && s->dims[0] && s->dims[0] != 4)
             return ANEURALNETWORKS_BAD_DATA;
     }
-    /* Shape agreement where known. */
+    /* Shape agreement where known: Android's CPU executor checks it when
+     * preparing the computation, its validation does not. */
     if (f->rank == 4 && b->rank == 1) {
         uint32_t cout = kind == NN_CONV_DEPTHWISE ? f->dims[3] : f->dims[0];
-        if (cout && b->dims[0] && cout != b->dims[0])
+        if (nn_check_value(c, !cout || !b->dims[0] || cout == b->dims[0],
+                           "bias of %u elements for %u output channels", b->dims[0], cout))
             return ANEURALNETWORKS_BAD_DATA;
     }
-    if (kind == NN_CONV_DEPTHWISE && f->rank == 4 && f->dims[0] > 1)
+    if (kind == NN_CONV_DEPTHWISE && f->rank == 4 &&
+        nn_check_value(c, f->dims[0] <= 1, "depthwise filter dimension 0 is %u, expected 1",
+                       f->dims[0]))
         return ANEURALNETWORKS_BAD_DATA;
     if (in->rank == 4 && f->rank == 4 && p.nchw >= 0) {
         uint32_t d[4];
         nn_conv_nhwc_dims(in, p.nchw == 1, d);
         uint32_t cin = d[3];
+        bool fits = true;
         if (cin && f->dims[3]) {
-            if (kind == NN_CONV_PLAIN || kind == NN_CONV_TRANSPOSE) {
-                if (cin != f->dims[3])
-                    return ANEURALNETWORKS_BAD_DATA;
-            } else if (kind == NN_CONV_GROUPED && p.groups > 0) {
-                if ((uint64_t)f->dims[3] * (uint32_t)p.groups != cin)
-                    return ANEURALNETWORKS_BAD_DATA;
-                if (f->dims[0] && f->dims[0] % (uint32_t)p.groups)
-                    return ANEURALNETWORKS_BAD_DATA;
-            } else if (kind == NN_CONV_DEPTHWISE && p.multiplier > 0) {
-                if ((uint64_t)cin * (uint32_t)p.multiplier != f->dims[3])
-                    return ANEURALNETWORKS_BAD_DATA;
-            }
+            if (kind == NN_CONV_PLAIN || kind == NN_CONV_TRANSPOSE)
+                fits = cin == f->dims[3];
+            else if (kind == NN_CONV_GROUPED && p.groups > 0)
+                fits = (uint64_t)f->dims[3] * (uint32_t)p.groups == cin &&
+                       (!f->dims[0] || f->dims[0] % (uint32_t)p.groups == 0);
+            else if (kind == NN_CONV_DEPTHWISE && p.multiplier > 0)
+                fits = (uint64_t)cin * (uint32_t)p.multiplier == f->dims[3];
         }
+        if (nn_check_value(c, fits, "%u input channels do not fit the filter's %u", cin,
+                           f->dims[3]))
+            return ANEURALNETWORKS_BAD_DATA;
     }
     return ANEURALNETWORKS_NO_ERROR;
 }

@@ -17,6 +17,10 @@ typedef struct {
     /* TFLite tensor index of each NNAPI model input and output, in order. */
     uint32_t n_inputs, n_outputs;
     int32_t *input_tensor, *output_tensor;
+    /* Each output's description: the TFLite tensor's, with the static shape
+     * the translation found where the file leaves it unshaped. The shape
+     * points into the model or into blocks. */
+    tfl_tensor *output_desc;
     /* For each NNAPI operation: the TFLite operator it came from and its code,
      * to name the culprit when the runtime rejects an operation. */
     uint32_t n_ops;
