@@ -140,7 +140,7 @@ static int q16_weights_build(const nn_op_call *c, q16_weights **out)
                 memcpy(row + O, w + o * I, I);
             }
         }
-        nn_q8_matrix wm = {wcat, K, false, c->in[Q_W]->zero_point};
+        nn_q8_matrix wm = {wcat, K, false, c->in[Q_W]->zero_point, false};
         qw->w = nn_qgemm_pack(4 * O, K, &wm);
         qw->bias = malloc(4 * O * sizeof(int32_t) + 1);
         if (qw->w == NULL || qw->bias == NULL)
@@ -213,7 +213,7 @@ static int q16_execute(nn_op_call *c)
         memcpy(cat + b * K + I, hd + b * O, O);
     }
     /* acc row b: the four gates' accumulators side by side. */
-    nn_q8_matrix ca = {cat, K, false, 128};
+    nn_q8_matrix ca = {cat, K, false, 128, false};
     nn_qgemm_prepacked_i32(B, &ca, qw->w, qw->bias, acc, 4 * O);
     for (size_t i = 0; i < 4 * B * O; i++) {
         int32_t v = nn_mul_by_quant_mult(acc[i], mult, shift);
@@ -419,7 +419,7 @@ static int ql_pack(const nn_op_call *c, int idx, nn_qgemm_packed **p)
     if (!ql_has(c, idx))
         return SEQ_OK;
     const nn_tensor *t = c->in[idx];
-    nn_q8_matrix m = {t->data, t->dims[1], true, 0};
+    nn_q8_matrix m = {t->data, t->dims[1], true, 0, false};
     *p = nn_qgemm_pack(t->dims[0], t->dims[1], &m);
     return *p ? SEQ_OK : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
@@ -482,7 +482,7 @@ static void ql_matmul_acc(size_t B, size_t U, size_t K, const int8_t *a, int32_t
     int32_t mult;
     int shift;
     nn_quantize_multiplier(scale, &mult, &shift);
-    nn_q8_matrix am = {a, K, true, a_zero};
+    nn_q8_matrix am = {a, K, true, a_zero, false};
     nn_qgemm_prepacked_i32(B, &am, w, bias, acc, U);
     for (size_t i = 0; i < B * U; i++) {
         int32_t v = nn_mul_by_quant_mult(acc[i], mult, shift) + g[i];
@@ -643,7 +643,7 @@ static int ql_execute(nn_op_call *c)
                 int32_t pm;
                 int ps;
                 nn_quantize_multiplier((double)pw->scale * hscale / h->scale, &pm, &ps);
-                nn_q8_matrix am = {hid, U, true, -hzp};
+                nn_q8_matrix am = {hid, U, true, -hzp, false};
                 const int32_t *pb = ql_has(c, QL_PROJ_B) ? c->in[QL_PROJ_B]->data : NULL;
                 nn_qgemm_prepacked_i32(B, &am, qw->proj, pb, acc, P);
                 int32_t clip = 0;
