@@ -23,11 +23,14 @@
 #define MAX_EXPANDED_BYTES ((size_t)64 << 20)
 /* Channels per quantized tile: bounds the accumulator tile on the stack. */
 #define CH_CHUNK 256
+/* TFLite's DEPTHWISE_CONV_2D requantizes with MultiplyByQuantizedMultiplier
+ * (kernels/quant.h). */
+#define DW_ROUNDING NN_ROUND_AWAY
 
 typedef struct dw_isa {
     nn_dw_f32_fn f32;
     nn_dw_q8_fn q8;
-    bool requant512; /* AVX-512 requantization (right shifts only) */
+    bool requant512; /* AVX-512 requantization */
 } dw_isa;
 
 static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c, false};
@@ -98,7 +101,7 @@ typedef struct dw_job {
     const float *bias;   /* float path, may be NULL */
     float lo, hi;
     const nn_dw_quant *q;
-    const int32_t *qbias, *rshift; /* quantized: bias (zeros when absent), -shift */
+    const int32_t *qbias; /* quantized: bias (zeros when absent) */
     bool vec_requant;
     const int32_t *wf;   /* quantized filter minus zero point (bounds-checked path) */
     size_t xa, xb;       /* output columns whose taps all fall inside the input */
@@ -140,8 +143,8 @@ static void dw_rows_large(const dw_job *J, size_t begin, size_t end)
                     ((float *)J->out)[obase + c] = facc < J->lo ? J->lo : (facc > J->hi ? J->hi : facc);
                     continue;
                 }
-                int32_t v = q->out_zero + nn_mul_by_quant_mult(qacc, q->mult[c], q->shift[c]);
-                v = nn_clamp_i32(v, q->lo, q->hi);
+                int32_t v = nn_requant_output(qacc, q->mult[c], q->shift[c], DW_ROUNDING,
+                                              q->out_zero, q->lo, q->hi);
                 if (q->out_signed)
                     ((int8_t *)J->out)[obase + c] = (int8_t)v;
                 else
@@ -180,14 +183,15 @@ static void requant_tile(const dw_job *J, size_t px, size_t c0, size_t nc, const
         if (J->vec_requant) {
             for (size_t c = 0; c < nc; c += 16)
                 nn_qgemm_requant_avx512(nc - c < 16 ? nc - c : 16, a + c, 0, J->qbias + c0 + c,
-                                        q->mult + c0 + c, J->rshift + c0 + c, q->out_zero, q->lo,
-                                        q->hi, q->out_signed, (uint8_t *)J->out + o + c);
+                                        q->mult + c0 + c, q->shift + c0 + c, DW_ROUNDING,
+                                        q->out_zero, q->lo, q->hi, q->out_signed,
+                                        (uint8_t *)J->out + o + c);
             continue;
         }
         for (size_t c = 0; c < nc; c++) {
             int32_t sum = nn_wrapping_add_i32(a[c], J->qbias[c0 + c]);
-            int32_t v = q->out_zero + nn_mul_by_quant_mult(sum, q->mult[c0 + c], q->shift[c0 + c]);
-            v = nn_clamp_i32(v, q->lo, q->hi);
+            int32_t v = nn_requant_output(sum, q->mult[c0 + c], q->shift[c0 + c], DW_ROUNDING,
+                                          q->out_zero, q->lo, q->hi);
             if (q->out_signed)
                 ((int8_t *)J->out)[o + c] = (int8_t)v;
             else
@@ -330,23 +334,21 @@ int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
                     const nn_dw_quant *q, void *out)
 {
     size_t taps = (size_t)g->f_h * g->f_w, oc = g->out_c;
-    int32_t *wf = malloc((2 * taps * oc + 3 * oc + 1) * sizeof(int32_t));
+    int32_t *wf = malloc((2 * taps * oc + oc + 1) * sizeof(int32_t));
     if (!wf)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
-    int32_t *bias = wf + taps * oc, *rshift = bias + oc;
-    float *ff = (float *)(rshift + oc);
+    int32_t *bias = wf + taps * oc;
+    float *ff = (float *)(bias + oc);
     for (size_t i = 0; i < taps * oc; i++) {
         wf[i] = (q->filter_signed ? ((const int8_t *)filter)[i] : ((const uint8_t *)filter)[i]) -
                 q->filter_zero;
         ff[i] = (float)wf[i];
     }
     dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .f = ff, .q = q, .qbias = bias,
-                .rshift = rshift, .wf = wf, .out = out};
+                .wf = wf, .out = out};
     J.vec_requant = J.isa->requant512;
     for (size_t c = 0; c < oc; c++) {
         bias[c] = q->bias ? q->bias[c] : 0;
-        rshift[c] = -q->shift[c];
-        J.vec_requant = J.vec_requant && q->shift[c] <= 0;
     }
     int rc = ANEURALNETWORKS_NO_ERROR;
     void *expanded = NULL;

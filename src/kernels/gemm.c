@@ -94,7 +94,7 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C,
                                    nn_qgemm_kernel_c, NULL, nn_sgemm_dot_c};
 static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NN_QGEMM_MR_AVX2,
-                                      nn_qgemm_kernel_avx2, NULL, nn_sgemm_dot_c};
+                                      nn_qgemm_kernel_avx2, nn_qgemm_requant_avx2, nn_sgemm_dot_c};
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
                                         NN_QGEMM_MR_AVX512, nn_qgemm_kernel_avx512,
                                         nn_qgemm_requant_avx512, nn_sgemm_dot_avx512};
@@ -405,7 +405,7 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
     const int32_t zb = bp->zero;
     const uint8_t flip = a_signed ? 0x80 : 0;
     const uint32_t flip4 = a_signed ? 0x80808080u : 0;
-    int32_t col_term[NR], mult[NR], rshift[NR];
+    int32_t col_term[NR], mult[NR], shift[NR];
     uint32_t apack[KQ / 4 * NN_GEMM_MAX_MR];
     int32_t acc[NB_PANELS][NN_GEMM_MAX_MR * NR];
     int32_t rowsum[NN_GEMM_MAX_MR];
@@ -453,16 +453,16 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                     int64_t ct = -(int64_t)za * bp->colsum[j0 + j] + (J->bias ? J->bias[j0 + j] : 0);
                     col_term[j] = sat32(ct);
                     mult[j] = rq->mult[ch];
-                    rshift[j] = -rq->shift[ch];
-                    vec = ct == col_term[j] && rq->shift[ch] <= 0;
+                    shift[j] = rq->shift[ch];
+                    vec = ct == col_term[j];
                 }
                 for (size_t i = 0; i < rows; i++) {
                     int64_t rterm = (int64_t)k * za * zb - (int64_t)zb * rowsum[i];
                     size_t ci = (i0 + i) * J->ldc + j0;
                     if (vec && rterm == sat32(rterm)) {
                         J->isa->qrequant(cols, acc[pn - p0] + i * NR, (int32_t)rterm, col_term, mult,
-                                         rshift, rq->out_zero, rq->lo, rq->hi, rq->out_signed,
-                                         (int8_t *)J->c + ci);
+                                         shift, rq->rounding, rq->out_zero, rq->lo, rq->hi,
+                                         rq->out_signed, (int8_t *)J->c + ci);
                         continue;
                     }
                     for (size_t j = 0; j < cols; j++) {
@@ -476,8 +476,8 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                             continue;
                         }
                         size_t ch = rq->per_channel ? j0 + j : 0;
-                        int32_t q = rq->out_zero + nn_mul_by_quant_mult(v, rq->mult[ch], rq->shift[ch]);
-                        q = nn_clamp_i32(q, rq->lo, rq->hi);
+                        int32_t q = nn_requant_output(v, rq->mult[ch], rq->shift[ch], rq->rounding,
+                                                      rq->out_zero, rq->lo, rq->hi);
                         if (rq->out_signed)
                             ((int8_t *)J->c)[ci + j] = (int8_t)q;
                         else

@@ -2,6 +2,7 @@
 #include <immintrin.h>
 
 #include "kernels/gemm_internal.h"
+#include "kernels/quant_x86.h"
 
 static inline __attribute__((always_inline)) void
 skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b, float *c,
@@ -103,4 +104,15 @@ void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const uint32_t *apack, size_t mr
 #undef CASE
     default: break;
     }
+}
+
+void nn_qgemm_requant_avx2(size_t cols, const int32_t *acc, int32_t row_term,
+                           const int32_t *col_term, const int32_t *mult, const int32_t *shift,
+                           nn_rounding rounding, int32_t out_zero, int32_t lo, int32_t hi,
+                           bool out_signed, void *out)
+{
+    int32_t sum[NN_GEMM_NR];
+    for (size_t j = 0; j < cols; j++)
+        sum[j] = nn_wrapping_add_i32(nn_wrapping_add_i32(acc[j], row_term), col_term[j]);
+    nn_requant_row_avx2(cols, sum, mult, shift, rounding, out_zero, lo, hi, out_signed, out);
 }

@@ -2,6 +2,7 @@
 #include <immintrin.h>
 
 #include "kernels/gemm_internal.h"
+#include "kernels/quant_x86.h"
 
 static inline __attribute__((always_inline)) void
 skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b, float *c,
@@ -76,47 +77,17 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t 
     }
 }
 
-/* round(x * m / 2^31) per lane, as nn_srdhm (x = m = INT32_MIN cannot occur
- * with multipliers in [2^30, 2^31)). */
-static inline __m512i srdhm16(__m512i x, __m512i m)
-{
-    const __m512i pos = _mm512_set1_epi64((int64_t)1 << 30);
-    const __m512i neg = _mm512_set1_epi64(1 - ((int64_t)1 << 30));
-    __m512i pe = _mm512_mul_epi32(x, m);
-    __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(m, 32));
-    __mmask8 ne = _mm512_cmplt_epi64_mask(pe, _mm512_setzero_si512());
-    __mmask8 no = _mm512_cmplt_epi64_mask(po, _mm512_setzero_si512());
-    pe = _mm512_add_epi64(pe, _mm512_mask_blend_epi64(ne, pos, neg));
-    po = _mm512_add_epi64(po, _mm512_mask_blend_epi64(no, pos, neg));
-    /* Truncating division by 2^31: shift the magnitude for negatives. */
-    __m512i qe = _mm512_srai_epi64(_mm512_abs_epi64(pe), 31);
-    __m512i qo = _mm512_srai_epi64(_mm512_abs_epi64(po), 31);
-    qe = _mm512_mask_sub_epi64(qe, ne, _mm512_setzero_si512(), qe);
-    qo = _mm512_mask_sub_epi64(qo, no, _mm512_setzero_si512(), qo);
-    /* Even results sit in the low halves, odd ones move to the high halves. */
-    return _mm512_mask_blend_epi32(0xAAAA, qe, _mm512_slli_epi64(qo, 32));
-}
-
 void nn_qgemm_requant_avx512(size_t cols, const int32_t *acc, int32_t row_term,
-                             const int32_t *col_term, const int32_t *mult, const int32_t *rshift,
-                             int32_t out_zero, int32_t lo, int32_t hi, bool out_signed, void *out)
+                             const int32_t *col_term, const int32_t *mult, const int32_t *shift,
+                             nn_rounding rounding, int32_t out_zero, int32_t lo, int32_t hi,
+                             bool out_signed, void *out)
 {
     __mmask16 k = (__mmask16)((1u << cols) - 1u);
     __m512i v = _mm512_maskz_loadu_epi32(k, acc);
     v = _mm512_add_epi32(v, _mm512_set1_epi32(row_term));
     v = _mm512_add_epi32(v, _mm512_maskz_loadu_epi32(k, col_term));
-    v = srdhm16(v, _mm512_maskz_loadu_epi32(k, mult));
-    __m512i e = _mm512_maskz_loadu_epi32(k, rshift);
-    __m512i one = _mm512_set1_epi32(1);
-    __m512i mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, e), one);
-    __m512i rem = _mm512_and_si512(v, mask);
-    __m512i thr = _mm512_add_epi32(_mm512_srai_epi32(mask, 1),
-                                   _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(v, _mm512_setzero_si512()), one));
-    v = _mm512_srav_epi32(v, e);
-    v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(rem, thr), v, one);
-    v = _mm512_add_epi32(v, _mm512_set1_epi32(out_zero));
-    v = _mm512_max_epi32(v, _mm512_set1_epi32(lo));
-    v = _mm512_min_epi32(v, _mm512_set1_epi32(hi));
+    v = nn_requant_output_avx512(v, _mm512_maskz_loadu_epi32(k, mult),
+                                 _mm512_maskz_loadu_epi32(k, shift), rounding, out_zero, lo, hi);
     if (out_signed)
         _mm512_mask_cvtsepi32_storeu_epi8(out, k, v);
     else

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/quant.h"
+
 #define NN_GEMM_NR 16
 #define NN_GEMM_MAX_MR 16
 
@@ -31,12 +33,12 @@ typedef void (*nn_sgemm_kernel_fn)(size_t mr, size_t kc, const float *a, size_t 
 typedef void (*nn_qgemm_kernel_fn)(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
                                    const int32_t *b, int32_t *acc, bool init);
 
-/* One row of up to 16 accumulators to 8-bit: acc + row_term + col_term[j],
- * times mult[j] * 2^-(31 + rshift[j]) with rounding, + out_zero, clamped. */
+/* One row of up to 16 accumulators to 8-bit: nn_requant_output of
+ * acc + row_term + col_term[j] (wrapping) with mult[j] and shift[j]. */
 typedef void (*nn_qgemm_requant_fn)(size_t cols, const int32_t *acc, int32_t row_term,
                                     const int32_t *col_term, const int32_t *mult,
-                                    const int32_t *rshift, int32_t out_zero, int32_t lo,
-                                    int32_t hi, bool out_signed, void *out);
+                                    const int32_t *shift, nn_rounding rounding, int32_t out_zero,
+                                    int32_t lo, int32_t hi, bool out_signed, void *out);
 
 /* C[i][j] for i < m, j in [j0, j1) as dot products of unpacked rows: the
  * path for a handful of rows, where packing B would cost as much as the
@@ -74,9 +76,14 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 void nn_sgemm_dot_avx512(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
                          const float *b, size_t ldb, const float *bias, float lo, float hi,
                          bool clamp, float *c, size_t ldc);
+void nn_qgemm_requant_avx2(size_t cols, const int32_t *acc, int32_t row_term,
+                           const int32_t *col_term, const int32_t *mult, const int32_t *shift,
+                           nn_rounding rounding, int32_t out_zero, int32_t lo, int32_t hi,
+                           bool out_signed, void *out);
 void nn_qgemm_requant_avx512(size_t cols, const int32_t *acc, int32_t row_term,
-                             const int32_t *col_term, const int32_t *mult, const int32_t *rshift,
-                             int32_t out_zero, int32_t lo, int32_t hi, bool out_signed, void *out);
+                             const int32_t *col_term, const int32_t *mult, const int32_t *shift,
+                             nn_rounding rounding, int32_t out_zero, int32_t lo, int32_t hi,
+                             bool out_signed, void *out);
 
 #define NN_SGEMM_MR_C 4
 #define NN_SGEMM_MR_AVX2 6
