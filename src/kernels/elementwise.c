@@ -306,12 +306,14 @@ void nn_ew_qparams_init(nn_ew_qparams *p, nn_ew_arith op, float sa, int32_t za, 
                                &p->sho);
         break;
     }
+    /* TFLite's MUL and PRELU compute these multipliers in float32 (ADD's
+     * above in double): the same arithmetic gives the same last bit. */
     case NN_EW_MUL:
-        nn_quantize_multiplier(a * b / o, &p->mo, &p->sho);
+        nn_quantize_multiplier(sa * sb / so, &p->mo, &p->sho);
         break;
     case NN_EW_PRELU:
-        nn_quantize_multiplier(a / o, &p->ma, &p->sha);
-        nn_quantize_multiplier(a * b / o, &p->mb, &p->shb);
+        nn_quantize_multiplier(sa / so, &p->ma, &p->sha);
+        nn_quantize_multiplier(sa * sb / so, &p->mb, &p->shb);
         break;
     default: /* MAX, MIN: requantize each input to the output's parameters */
         nn_quantize_multiplier(a / o, &p->ma, &p->sha);
