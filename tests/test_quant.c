@@ -12,7 +12,10 @@
  *  - the power-of-two division rounding ties away from zero (gemmlowp's
  *    RoundingDivideByPOT) or upward (ruy's rounding right shift), both
  *    taken from exact 64-bit quotients;
- *  - zero point, clamp, 8-bit store.
+ *  - zero point, clamp, 8-bit store;
+ *  - quantized SOFTMAX: exp(-s * beta * (max - x)) from a float32 table,
+ *    summed in order in float32, times 1 / (sum * output scale), rounded
+ *    (uint8: plus one half, truncated).
  * Edge cases are exhaustive over every shift; random cases run by the
  * million, on the scalar definition and on every vector path this CPU (and
  * NNAPI_LINUX_ISA) allows.
@@ -24,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "android/NeuralNetworksTypes.h"
+#include "android/NeuralNetworks.h"
 #include "kernels/depthwise.h"
 #include "kernels/gemm.h"
 #include "kernels/isa.h"
@@ -514,6 +517,146 @@ static void test_depthwise(void)
     }
 }
 
+/* ---- quantized SOFTMAX through the public API ---- */
+
+static void model_softmax(const uint8_t *in, size_t n, bool sgn, float s_in, float beta,
+                          int32_t zo, uint8_t *out)
+{
+    float table[256];
+    for (int d = 0; d < 256; d++)
+        table[255 - d] = expf(-s_in * beta * (float)d);
+    int32_t mx = sgn ? -128 : 0;
+    for (size_t i = 0; i < n; i++) {
+        int32_t v = sgn ? (int8_t)in[i] : in[i];
+        mx = v > mx ? v : mx;
+    }
+    float sum = 0.0f;
+    for (size_t i = 0; i < n; i++)
+        sum += table[255 - (mx - (sgn ? (int8_t)in[i] : in[i]))];
+    float inv = 1.0f / (sum * (1.0f / 256.0f));
+    for (size_t i = 0; i < n; i++) {
+        float p = table[255 - (mx - (sgn ? (int8_t)in[i] : in[i]))] * inv;
+        int32_t q = sgn ? (int32_t)roundf(p) + zo : (int32_t)(p + 0.5f);
+        int32_t lo = sgn ? -128 : 0, hi = sgn ? 127 : 255;
+        q = q < lo ? lo : (q > hi ? hi : q);
+        out[i] = (uint8_t)q;
+    }
+}
+
+/* SOFTMAX of [rows, n] through NNAPI; false if any call fails. */
+static bool run_softmax(const uint8_t *in, uint32_t rows, uint32_t n, bool sgn, float s_in,
+                        int32_t z_in, float beta, int32_t zo, uint8_t *out)
+{
+    int32_t type = sgn ? ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED
+                       : ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+    uint32_t dims[2] = {rows, n};
+    ANeuralNetworksOperandType tin = {type, 2, dims, s_in, z_in};
+    ANeuralNetworksOperandType tout = {type, 2, dims, 1.0f / 256.0f, zo};
+    ANeuralNetworksOperandType tbeta = {ANEURALNETWORKS_FLOAT32, 0, NULL, 0.0f, 0};
+    ANeuralNetworksModel *model = NULL;
+    ANeuralNetworksCompilation *comp = NULL;
+    ANeuralNetworksExecution *exec = NULL;
+    uint32_t ins[2] = {0, 1}, outs[1] = {2};
+    bool ok = ANeuralNetworksModel_create(&model) == ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksModel_addOperand(model, &tin) == ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksModel_addOperand(model, &tbeta) == ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksModel_addOperand(model, &tout) == ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksModel_setOperandValue(model, 1, &beta, sizeof beta) ==
+                  ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_SOFTMAX, 2, ins, 1, outs) ==
+                  ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, ins, 1, outs) ==
+                  ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksModel_finish(model) == ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksCompilation_create(model, &comp) == ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksCompilation_finish(comp) == ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksExecution_create(comp, &exec) == ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksExecution_setInput(exec, 0, NULL, in, (size_t)rows * n) ==
+                  ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksExecution_setOutput(exec, 0, NULL, out, (size_t)rows * n) ==
+                  ANEURALNETWORKS_NO_ERROR &&
+              ANeuralNetworksExecution_compute(exec) == ANEURALNETWORKS_NO_ERROR;
+    ANeuralNetworksExecution_free(exec);
+    ANeuralNetworksCompilation_free(comp);
+    ANeuralNetworksModel_free(model);
+    return ok;
+}
+
+/* Rows of close logits (few classes) and of classifier-like logits (1001
+ * classes, a long tail below a few winners): about one value in 10^5 lands
+ * so near a rounding boundary that only TFLite's own float arithmetic gives
+ * its step, so millions are run. */
+static void test_softmax(void)
+{
+    enum { ROUNDS = 300, VALUES = 10010 };
+    static uint8_t in[VALUES], got[VALUES], want[VALUES];
+    long diff = 0, values = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+        bool sgn = round & 1, classifier = round % 3 == 0;
+        uint32_t n = classifier ? 1001 : 2 + rnd() % 100, rows = VALUES / n;
+        float s_in = 0.02f + 0.3f * (float)(rnd() % 1000) / 1000.0f;
+        float beta = round % 4 < 2 ? 1.0f : 0.25f + (float)(rnd() % 100) / 25.0f;
+        for (uint32_t r = 0; r < rows; r++) {
+            int32_t center = rnd_range(100, 200);
+            for (uint32_t i = 0; i < n; i++) {
+                int32_t v = center + rnd_range(-20, 20);
+                if (classifier)
+                    v = center + (int32_t)floor(10.0 * log((double)(rnd() % 10000 + 1) / 10001.0));
+                v = nn_clamp_i32(v, 0, 255);
+                in[r * n + i] = sgn ? (uint8_t)(int8_t)(v - 128) : (uint8_t)v;
+            }
+        }
+        int32_t zo = sgn ? -128 : 0;
+        int32_t zi = sgn ? rnd_range(-128, 127) : rnd_range(0, 255);
+        if (!run_softmax(in, rows, n, sgn, s_in, zi, beta, zo, got)) {
+            check(false, "softmax model runs", round, 0, 0, 0);
+            continue;
+        }
+        for (uint32_t r = 0; r < rows; r++) {
+            model_softmax(in + r * n, n, sgn, s_in, beta, zo, want);
+            for (uint32_t i = 0; i < n; i++) {
+                check(got[r * n + i] == want[i], "softmax element (round, row, i) -> got", round,
+                      r, i, got[r * n + i]);
+                diff += got[r * n + i] != want[i];
+            }
+        }
+        values += (long)rows * n;
+    }
+    printf("softmax: %ld values, %ld differ\n", values, diff);
+}
+
+/* Two classes at every distance for a dense range of input scales: the
+ * probabilities sweep (0, 1) finely enough to land next to the rounding
+ * boundaries, where only the same float arithmetic gives the same step. */
+static void test_softmax_pairs(void)
+{
+    uint8_t in[256 * 2], got[256 * 2], want[2];
+    long diff = 0, values = 0;
+    for (int k = 0; k < 1500; k++) {
+        bool sgn = k & 1;
+        float s_in = 0.002f + 0.0001f * (float)k;
+        for (int d = 0; d < 256; d++) {
+            in[2 * d] = sgn ? (uint8_t)(int8_t)-128 : 0;
+            in[2 * d + 1] = sgn ? (uint8_t)(int8_t)(d - 128) : (uint8_t)d;
+        }
+        int32_t zo = sgn ? -128 : 0;
+        if (!run_softmax(in, 256, 2, sgn, s_in, 0, 1.0f, zo, got)) {
+            check(false, "softmax pairs model runs", k, 0, 0, 0);
+            continue;
+        }
+        for (int d = 0; d < 256; d++) {
+            model_softmax(in + 2 * d, 2, sgn, s_in, 1.0f, zo, want);
+            for (int i = 0; i < 2; i++) {
+                check(got[2 * d + i] == want[i], "softmax pair (k, d, i) -> got", k, d, i,
+                      got[2 * d + i]);
+                diff += got[2 * d + i] != want[i];
+            }
+        }
+        values += 512;
+    }
+    printf("softmax pairs: %ld values, %ld differ\n", values, diff);
+}
+
 int main(int argc, char **argv)
 {
     long random_values = argc > 1 ? atol(argv[1]) : 4000000;
@@ -530,6 +673,8 @@ int main(int argc, char **argv)
     test_rows_random(random_values);
     test_gemm();
     test_depthwise();
+    test_softmax();
+    test_softmax_pairs();
     printf("%ld passed, %ld failed\n", passed, failed);
     return failed ? 1 : 0;
 }
