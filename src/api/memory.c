@@ -1,7 +1,10 @@
 /* ANeuralNetworksMemory and ANeuralNetworksMemoryDesc. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +26,42 @@ int nn_memory_region(const ANeuralNetworksMemory *m, size_t offset, size_t lengt
     return ANEURALNETWORKS_NO_ERROR;
 }
 
+/*
+ * Whether [offset, offset + size) of fd can be mapped without faulting on
+ * access: within the size of a regular file or memfd, within the size a
+ * dma-buf style fd reports, or at offset 0 of /dev/zero (a shared mapping of
+ * it is an object of exactly the mapping's length). Other character devices
+ * and fds of unknown extent are refused. A file shrunk after the check still
+ * faults: see the README (sealed memfds cannot shrink).
+ */
+static int check_fd_extent(int fd, size_t offset, size_t end)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        nn_vlog("createFromFd: fstat failed on fd %d", fd);
+        return ANEURALNETWORKS_BAD_DATA;
+    }
+    if (S_ISCHR(st.st_mode)) {
+        if (major(st.st_rdev) == 1 && minor(st.st_rdev) == 5 && offset == 0)
+            return ANEURALNETWORKS_NO_ERROR;
+        nn_vlog("createFromFd: character device %u:%u at offset %zu cannot be mapped safely",
+                major(st.st_rdev), minor(st.st_rdev), offset);
+        return ANEURALNETWORKS_BAD_DATA;
+    }
+    if (st.st_size <= 0 || end > (uint64_t)st.st_size) {
+        nn_vlog("createFromFd: bytes [%zu, %zu) are outside the fd's %lld bytes", offset, end,
+                (long long)st.st_size);
+        return ANEURALNETWORKS_BAD_DATA;
+    }
+    if (S_ISREG(st.st_mode)) {
+        int seals = fcntl(fd, F_GET_SEALS);
+        if (seals >= 0 && !(seals & F_SEAL_SHRINK))
+            nn_vlog("createFromFd: memfd %d is not sealed against shrinking (F_SEAL_SHRINK)",
+                    fd);
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
 NN_API int ANeuralNetworksMemory_createFromFd(size_t size, int protect, int fd, size_t offset,
                                               ANeuralNetworksMemory **memory)
 {
@@ -33,37 +72,42 @@ NN_API int ANeuralNetworksMemory_createFromFd(size_t size, int protect, int fd, 
         return ANEURALNETWORKS_BAD_DATA;
     if (protect & ~(PROT_READ | PROT_WRITE))
         return ANEURALNETWORKS_BAD_DATA;
-    struct stat st;
-    if (fstat(fd, &st) != 0)
-        return ANEURALNETWORKS_BAD_DATA;
-    size_t end;
-    if (!nn_add_size(offset, size, &end))
-        return ANEURALNETWORKS_BAD_DATA;
-    /* A mapping past the end of a file faults on access: refuse it now. */
-    if (S_ISREG(st.st_mode) && (st.st_size < 0 || end > (uint64_t)st.st_size))
-        return ANEURALNETWORKS_BAD_DATA;
     long page = sysconf(_SC_PAGESIZE);
-    size_t aligned = offset - offset % (size_t)page;
-    size_t map_length = end - aligned;
+    size_t end;
+    if (!nn_add_size(offset, size, &end) || end > (uint64_t)INT64_MAX) {
+        nn_vlog("createFromFd: offset %zu + size %zu is beyond any file", offset, size);
+        return ANEURALNETWORKS_BAD_DATA;
+    }
+    if (page <= 0 || offset % (size_t)page != 0) {
+        nn_vlog("createFromFd: offset %zu is not a multiple of the page size %ld", offset, page);
+        return ANEURALNETWORKS_BAD_DATA;
+    }
+    int rc = check_fd_extent(fd, offset, end);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
     ANeuralNetworksMemory *m = calloc(1, sizeof *m);
     if (m == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
-    m->fd = dup(fd);
+    m->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (m->fd < 0) {
+        bool exhausted = errno == EMFILE || errno == ENFILE;
+        nn_vlog("createFromFd: cannot duplicate fd %d%s", fd,
+                exhausted ? ": the process has no descriptor left" : "");
         free(m);
-        return ANEURALNETWORKS_BAD_DATA;
+        return exhausted ? ANEURALNETWORKS_OUT_OF_MEMORY : ANEURALNETWORKS_BAD_DATA;
     }
-    void *base = mmap(NULL, map_length, protect, MAP_SHARED, m->fd, (off_t)aligned);
+    void *base = mmap(NULL, size, protect, MAP_SHARED, m->fd, (off_t)offset);
     if (base == MAP_FAILED) {
+        nn_vlog("createFromFd: mmap of fd %d failed", fd);
         close(m->fd);
         free(m);
         return ANEURALNETWORKS_UNMAPPABLE;
     }
     m->kind = NN_MEMORY_FD;
     m->map_base = base;
-    m->map_length = map_length;
+    m->map_length = size;
     m->prot = protect;
-    m->data = (uint8_t *)base + (offset - aligned);
+    m->data = base;
     m->size = size;
     pthread_mutex_init(&m->lock, NULL);
     *memory = m;
@@ -133,6 +177,11 @@ static int add_role(ANeuralNetworksMemoryDesc *d, const ANeuralNetworksCompilati
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     if (d->finished || !c->finished)
         return d->finished ? ANEURALNETWORKS_BAD_STATE : ANEURALNETWORKS_BAD_DATA;
+    if (c->plan == NULL) {
+        nn_vlog("MemoryDesc_add%sRole: the compilation's finish failed",
+                is_input ? "Input" : "Output");
+        return ANEURALNETWORKS_BAD_DATA;
+    }
     const ANeuralNetworksModel *model = c->model;
     uint32_t count = is_input ? model->n_inputs : model->n_outputs;
     if (index >= count || !(frequency > 0.0f && frequency <= 1.0f))

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "exec/profile.h"
 
 static int create_compilation(ANeuralNetworksModel *model, const ANeuralNetworksDevice *device,
                               bool explicit_single, ANeuralNetworksCompilation **out)
@@ -52,6 +53,7 @@ NN_API void ANeuralNetworksCompilation_free(ANeuralNetworksCompilation *c)
 {
     if (c == NULL)
         return;
+    nn_profile_flush();
     nn_plan_free(c->plan);
     free(c->cache_dir);
     free(c);
@@ -119,6 +121,7 @@ NN_API int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c)
     if (c->finished)
         return ANEURALNETWORKS_BAD_STATE;
     uint64_t start = nn_now_ns();
+    nn_profile_init(); /* before any execution of it can run */
     int rc = nn_plan_build(c->model, &c->plan);
     if (rc == ANEURALNETWORKS_NO_ERROR && c->timeout_ns && nn_now_ns() - start > c->timeout_ns) {
         nn_plan_free(c->plan);

@@ -18,7 +18,7 @@ static const ANeuralNetworksDevice devices[] = {
         .name = "nnapi_linux-cpu",
         .version = "0.1.0",
         .type = ANEURALNETWORKS_DEVICE_CPU,
-        .feature_level = ANEURALNETWORKS_FEATURE_LEVEL_5,
+        .feature_level = NN_RUNTIME_FEATURE_LEVEL,
         .driver = &cpu_driver,
     },
 };

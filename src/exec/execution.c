@@ -351,7 +351,7 @@ static void update_desc_outputs(ANeuralNetworksExecution *e, int status)
     }
 }
 
-int nn_execution_run(ANeuralNetworksExecution *e, uint64_t start_ns, uint64_t fenced_start_ns)
+int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t fenced_start_ns)
 {
     const ANeuralNetworksModel *m = e->compilation->model;
     const nn_subplan *main = &e->compilation->plan->subs[0];
@@ -381,13 +381,13 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t start_ns, uint64_t fe
         e->insufficient[i] = false;
     }
     e->ctx.loop_timeout_ns = e->loop_timeout_ns;
-    e->ctx.deadline_ns = e->timeout_ns ? start_ns + e->timeout_ns : 0;
+    e->ctx.deadline_ns = deadline_ns;
     int rc = check_desc_inputs(e, inputs);
     uint64_t begin = nn_now_ns();
     if (rc == ANEURALNETWORKS_NO_ERROR)
-        rc = nn_run_subplan(&e->ctx, main, inputs, outputs, e->insufficient);
+        rc = nn_run_plan(&e->ctx, inputs, outputs, e->insufficient);
     uint64_t end = nn_now_ns();
-    if (rc == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT && e->timeout_ns == 0)
+    if (rc == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT && deadline_ns == 0)
         rc = ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT;
     update_desc_outputs(e, rc);
     bool timed = e->measure && rc == ANEURALNETWORKS_NO_ERROR;
@@ -405,7 +405,7 @@ NN_API int ANeuralNetworksExecution_compute(ANeuralNetworksExecution *e)
     int rc = nn_execution_begin(e, false);
     if (rc != ANEURALNETWORKS_NO_ERROR)
         return rc;
-    rc = nn_execution_run(e, start, 0);
+    rc = nn_execution_run(e, nn_deadline(start, e->timeout_ns), 0);
     nn_execution_end(e, rc);
     return rc;
 }

@@ -345,6 +345,9 @@ int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op)
         .relaxed = m->relaxed,
     };
     int rc = def->validate(&call);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        nn_vlog("addOperation: %s with %u inputs and %u outputs: the operands' types, shapes or values "
+                "are not valid for it (result code %d)", def->name, op->n_in, op->n_out, rc);
     free(tensors);
     free(ptrs);
     return rc;
@@ -369,7 +372,7 @@ NN_API int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *m,
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     if (!model_modifiable(m))
         return ANEURALNETWORKS_BAD_STATE;
-    if (type < ANEURALNETWORKS_ADD || type > ANEURALNETWORKS_RANK || outputCount == 0)
+    if (type < ANEURALNETWORKS_ADD || type > NN_LAST_OPERATION || outputCount == 0)
         return ANEURALNETWORKS_BAD_DATA;
     for (uint32_t i = 0; i < inputCount; i++)
         if (inputs[i] >= m->n_operands)
@@ -385,13 +388,9 @@ NN_API int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *m,
                 return ANEURALNETWORKS_BAD_DATA;
     }
     /* An operand is written by at most one operation. */
-    for (uint32_t k = 0; k < m->n_operations; k++) {
-        const nn_operation *prev = &m->operations[k];
-        for (uint32_t a = 0; a < prev->n_out; a++)
-            for (uint32_t i = 0; i < outputCount; i++)
-                if (prev->out[a] == outputs[i])
-                    return ANEURALNETWORKS_BAD_DATA;
-    }
+    for (uint32_t i = 0; i < outputCount; i++)
+        if (m->operands[outputs[i]].has_writer)
+            return ANEURALNETWORKS_BAD_DATA;
     nn_operation op = {.type = type, .n_in = inputCount, .n_out = outputCount};
     if (copy_indexes(inputs, inputCount, &op.in) != ANEURALNETWORKS_NO_ERROR ||
         copy_indexes(outputs, outputCount, &op.out) != ANEURALNETWORKS_NO_ERROR) {
@@ -416,6 +415,8 @@ NN_API int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *m,
         return rc;
     }
     m->operations[m->n_operations++] = op;
+    for (uint32_t i = 0; i < outputCount; i++)
+        m->operands[outputs[i]].has_writer = true;
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -430,22 +431,26 @@ NN_API int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *m
     if (!model_modifiable(m))
         return ANEURALNETWORKS_BAD_STATE;
     /* Check everything first so that a rejected call changes nothing. */
-    for (uint32_t i = 0; i < inputCount + outputCount; i++) {
+    uint8_t *listed = calloc(m->n_operands ? m->n_operands : 1, 1);
+    if (listed == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    int rc = ANEURALNETWORKS_NO_ERROR;
+    for (uint32_t i = 0; i < inputCount + outputCount && rc == ANEURALNETWORKS_NO_ERROR; i++) {
         uint32_t idx = i < inputCount ? inputs[i] : outputs[i - inputCount];
-        if (idx >= m->n_operands)
-            return ANEURALNETWORKS_BAD_DATA;
+        if (idx >= m->n_operands) {
+            rc = ANEURALNETWORKS_BAD_DATA;
+            break;
+        }
         enum nn_lifetime lt = m->operands[idx].lifetime;
         bool was_io = m->identified && (lt == NN_LIFETIME_INPUT || lt == NN_LIFETIME_OUTPUT);
-        if (lt != NN_LIFETIME_TEMPORARY && !was_io)
-            return ANEURALNETWORKS_BAD_DATA;
-        if (m->operands[idx].type == ANEURALNETWORKS_MODEL)
-            return ANEURALNETWORKS_BAD_DATA;
-        for (uint32_t j = 0; j < i; j++) {
-            uint32_t other = j < inputCount ? inputs[j] : outputs[j - inputCount];
-            if (other == idx)
-                return ANEURALNETWORKS_BAD_DATA;
-        }
+        if ((lt != NN_LIFETIME_TEMPORARY && !was_io) ||
+            m->operands[idx].type == ANEURALNETWORKS_MODEL || listed[idx])
+            rc = ANEURALNETWORKS_BAD_DATA;
+        listed[idx] = 1;
     }
+    free(listed);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
     uint32_t *in = NULL, *out = NULL;
     if (copy_indexes(inputs, inputCount, &in) != ANEURALNETWORKS_NO_ERROR ||
         copy_indexes(outputs, outputCount, &out) != ANEURALNETWORKS_NO_ERROR) {

@@ -13,6 +13,7 @@
 
 #include "kernels/fp16.h"
 #include "ops/detection_common.h"
+#include "runtime.h"
 
 enum { FL3 = ANEURALNETWORKS_FEATURE_LEVEL_3, FL4 = ANEURALNETWORKS_FEATURE_LEVEL_4 };
 
@@ -189,6 +190,11 @@ static int nms_run(const nn_op_call *c, nms_result *r)
     size_t cand;
     if (!seq_mul_ok(rois, classes, &cand) || cand > UINT32_MAX)
         return ANEURALNETWORKS_OP_FAILED;
+    if (!nn_index_fits_i32(classes)) {
+        nn_vlog("BOX_WITH_NMS_LIMIT: %zu classes: a class would not fit the int32 output",
+                classes);
+        return ANEURALNETWORKS_OP_FAILED;
+    }
     r->scores = seq_load_alloc(st);
     r->boxes = seq_load_alloc(c->in[1]);
     r->sel = malloc((cand ? cand : 1) * sizeof *r->sel);
@@ -404,6 +410,11 @@ static int gp_run(const nn_op_call *c, const gp_shape *g, gp_result *r)
     size_t per = g->h * g->w * g->a, total;
     if (!seq_mul_ok(per, g->batches, &total) || total > UINT32_MAX || total > SIZE_MAX / 16)
         return ANEURALNETWORKS_OP_FAILED;
+    if (!nn_index_fits_i32(g->batches)) {
+        nn_vlog("GENERATE_PROPOSALS: %zu batches: a batch index would not fit the int32 output",
+                (size_t)g->batches);
+        return ANEURALNETWORKS_OP_FAILED;
+    }
     float h_stride = nn_scalar_f32(c->in[4]), w_stride = nn_scalar_f32(c->in[5]);
     int32_t pre_n = nn_scalar_i32(c->in[6]), post_n = nn_scalar_i32(c->in[7]);
     float iou_thr = nn_scalar_f32(c->in[8]), min_size = nn_scalar_f32(c->in[9]);
@@ -615,6 +626,13 @@ static int dp_execute(nn_op_call *c)
     float score_thr = nn_scalar_f32(c->in[11]), iou_thr = nn_scalar_f32(c->in[12]);
     int32_t label_off = nn_scalar_bool(c->in[13]) ? 0 : 1;
     size_t slots = c->out[0]->dims[1];
+    /* Candidates are numbered in uint32; classes and counts go out as int32. */
+    if (anchors * classes > UINT32_MAX || !nn_index_fits_i32(classes) ||
+        !nn_index_fits_i32(slots + 1)) {
+        nn_vlog("DETECTION_POSTPROCESSING: %zu anchors x %zu classes, %zu detections: an index "
+                "or count would not fit its int32 output", anchors, classes, slots);
+        return ANEURALNETWORKS_OP_FAILED;
+    }
 
     float *scores = seq_load_alloc(st), *deltas = seq_load_alloc(c->in[1]);
     float *anc = seq_load_alloc(c->in[2]);

@@ -18,6 +18,11 @@
 static const nn_ew_type_level float_types[] = {{F32, NN_FL3}, {F16, NN_FL3}, {0, 0}};
 static const nn_ew_type_level abs_types[] = {{F32, NN_FL3}, {F16, NN_FL3}, {I32, NN_FL4}, {0, 0}};
 static const nn_ew_type_level neg_types[] = {{F32, NN_FL3}, {F16, NN_FL3}, {I32, NN_FL3}, {0, 0}};
+static const nn_ew_type_level rsqrt_types[] = {{F32, NN_FL3},
+                                              {F16, NN_FL3},
+                                              {QA8, ANEURALNETWORKS_FEATURE_LEVEL_7},
+                                              {QA8S, ANEURALNETWORKS_FEATURE_LEVEL_7},
+                                              {0, 0}};
 static const nn_ew_type_level floor_types[] = {{F32, NN_FL1}, {F16, NN_FL3}, {0, 0}};
 static const nn_ew_type_level relu_types[] = {
     {F32, NN_FL1}, {QA8, NN_FL1}, {F16, NN_FL3}, {QA8S, NN_FL4}, {0, 0}};
@@ -48,7 +53,7 @@ static const unary_spec specs[] = {
     {ANEURALNETWORKS_EXP, NN_EW_EXP, float_types, NN_MAX_RANK, OUT_FREE},
     {ANEURALNETWORKS_LOG, NN_EW_LOG, float_types, NN_MAX_RANK, OUT_FREE},
     {ANEURALNETWORKS_NEG, NN_EW_NEG, neg_types, NN_MAX_RANK, OUT_FREE},
-    {ANEURALNETWORKS_RSQRT, NN_EW_RSQRT, float_types, NN_MAX_RANK, OUT_FREE},
+    {ANEURALNETWORKS_RSQRT, NN_EW_RSQRT, rsqrt_types, NN_MAX_RANK, OUT_FREE},
     {ANEURALNETWORKS_SIN, NN_EW_SIN, float_types, NN_MAX_RANK, OUT_FREE},
     {ANEURALNETWORKS_SQRT, NN_EW_SQRT, float_types, NN_MAX_RANK, OUT_FREE},
     {ANEURALNETWORKS_FLOOR, NN_EW_FLOOR, floor_types, 4, OUT_FREE},

@@ -610,13 +610,15 @@ static int ql_execute(nn_op_call *c)
     }
     int rc = c_new ? SEQ_OK : ANEURALNETWORKS_OUT_OF_MEMORY;
     if (rc == SEQ_OK) {
-        /* Hidden state: o ⊙ tanh(c) requantized to the hidden scale. */
+        /* Hidden state: o ⊙ tanh(c) requantized to the hidden scale, the
+         * zero point subtracted, as TFLite's integer LSTM (and Android's
+         * reference after it) does; the projection adds it back. */
         int32_t hm;
         int hs;
         nn_quantize_multiplier(ldexp(1.0, -30) / hscale, &hm, &hs);
         for (size_t i = 0; i < BU; i++) {
             int16_t t = nn_q16_tanh(c_new[i], 15 + cell_shift);
-            int32_t v = nn_wrapping_add_i32(nn_mul_by_quant_mult((int32_t)gate[3][i] * t, hm, hs), hzp);
+            int32_t v = nn_wrapping_add_i32(nn_mul_by_quant_mult((int32_t)gate[3][i] * t, hm, hs), -hzp);
             hid[i] = (int8_t)nn_clamp_i32(v, -128, 127);
         }
         int8_t *out = c->out[2]->data ? c->out[2]->data : c->out[0]->data;

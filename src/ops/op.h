@@ -38,7 +38,11 @@
 
 #include "android/NeuralNetworks.h"
 
-#define NN_MAX_RANK 8
+/* Largest tensor rank. The specification sets no general limit (REVERSE
+ * alone stops at 8); MIRROR_PAD conformance tests use rank 10. */
+#define NN_MAX_RANK 16
+/* The highest OperationCode the runtime knows. */
+#define NN_LAST_OPERATION ANEURALNETWORKS_REVERSE
 /* validate may read in[i] and out[i] for i < NN_VALIDATE_SLOTS before it
  * checks n_in/n_out: slots past the real operands hold a placeholder of
  * type -1 that no check accepts. */
@@ -112,6 +116,12 @@ bool nn_tensor_shape_known(const nn_tensor *t);
 size_t nn_dims_product(const nn_tensor *t, uint32_t begin, uint32_t end);
 /* Copies rank and dims of src into dst. */
 void nn_tensor_copy_shape(nn_tensor *dst, const nn_tensor *src);
+/* Whether the indices 0 .. count-1 all fit an int32 output: operations that
+ * write indices fail (OP_FAILED) rather than write wrapped ones. */
+static inline bool nn_index_fits_i32(size_t count)
+{
+    return count <= (size_t)INT32_MAX + 1;
+}
 
 /* Scalar readers; the operand must hold data of the matching scalar type. */
 int32_t nn_scalar_i32(const nn_tensor *t);

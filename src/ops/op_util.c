@@ -1,7 +1,12 @@
 #include <string.h>
 
+#include "kernels/copy.h"
+#include "kernels/elementwise.h"
 #include "kernels/fp16.h"
 #include "ops/op.h"
+
+_Static_assert(NN_COPY_MAX_RANK >= NN_MAX_RANK && NN_EW_MAX_RANK >= NN_MAX_RANK,
+               "kernels must take tensors of every rank the runtime accepts");
 
 bool nn_type_is_tensor(int32_t type)
 {

@@ -10,7 +10,8 @@ static int squeeze_prepare(nn_op_call *c);
 static int expand_prepare(nn_op_call *c);
 static int fill_prepare(nn_op_call *c);
 
-#define RESHAPE_TYPES SHP_TYPES({T_F32, FL1}, {T_QA8, FL1}, {T_F16, FL3}, {T_QA8S, FL4})
+#define RESHAPE_TYPES \
+    SHP_TYPES({T_F32, FL1}, {T_QA8, FL1}, {T_F16, FL3}, {T_QA8S, FL4}, {T_I32, FL6})
 #define SQUEEZE_TYPES SHP_TYPES({T_F32, FL2}, {T_QA8, FL2}, {T_F16, FL3}, {T_QA8S, FL4})
 #define EXPAND_TYPES \
     SHP_TYPES({T_F32, FL3}, {T_F16, FL3}, {T_I32, FL3}, {T_QA8, FL3}, {T_QA8S, FL4})

@@ -1,17 +1,22 @@
 #include "util/threadpool.h"
 
 #include <pthread.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #define NN_MAX_WORKERS 64
 
 /* One loop at a time is shared with the workers; job_lock is held by the
- * caller that owns the pool for the whole of its loop. */
+ * caller that owns the pool for the whole of its loop. start_lock guards
+ * started: a forked child, which has none of the workers, starts anew. */
 static struct {
-    pthread_once_t once;
+    pthread_mutex_t start_lock;
+    atomic_bool started;      /* workers is set before started, never after */
+    bool atfork_registered;
     pthread_mutex_t job_lock;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -25,7 +30,7 @@ static struct {
     atomic_size_t next;
     int active;
 } pool = {
-    .once = PTHREAD_ONCE_INIT,
+    .start_lock = PTHREAD_MUTEX_INITIALIZER,
     .job_lock = PTHREAD_MUTEX_INITIALIZER,
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .wake = PTHREAD_COND_INITIALIZER,
@@ -64,30 +69,95 @@ static void *worker_main(void *unused)
     return NULL;
 }
 
-static void pool_start(void)
+/* Threads for the kernels: all cores, or NNAPI_LINUX_THREADS. A value that is
+ * not a positive number, or one beyond what the pool can run, is said once on
+ * stderr (pool_start runs once) and replaced by the default or the maximum. */
+static long threads_wanted(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    const char *env = getenv("NNAPI_LINUX_THREADS");
-    if (env && atoi(env) > 0)
-        cpus = atoi(env);
     if (cpus < 1)
         cpus = 1;
-    int wanted = (int)(cpus - 1 > NN_MAX_WORKERS ? NN_MAX_WORKERS : cpus - 1);
+    if (cpus > NN_MAX_WORKERS + 1)
+        cpus = NN_MAX_WORKERS + 1;
+    const char *env = getenv("NNAPI_LINUX_THREADS");
+    if (!env || !env[0])
+        return cpus;
+    char *end;
+    errno = 0;
+    long n = strtol(env, &end, 10);
+    if (end == env || *end != '\0' || n < 1) {
+        fprintf(stderr,
+                "nnapi-linux: NNAPI_LINUX_THREADS=%s is not a positive number; using %ld\n", env,
+                cpus);
+        return cpus;
+    }
+    if (errno == ERANGE || n > NN_MAX_WORKERS + 1) {
+        fprintf(stderr, "nnapi-linux: NNAPI_LINUX_THREADS=%s is more than %d; using %d\n", env,
+                NN_MAX_WORKERS + 1, NN_MAX_WORKERS + 1);
+        return NN_MAX_WORKERS + 1;
+    }
+    return n;
+}
+
+/* Around fork() no loop is in flight, so the child's copy of the pool is
+ * consistent: it has no workers, and starts its own on first use. */
+static void pool_prepare_fork(void)
+{
+    pthread_mutex_lock(&pool.start_lock);
+    pthread_mutex_lock(&pool.job_lock);
+    pthread_mutex_lock(&pool.lock);
+}
+
+static void pool_parent_fork(void)
+{
+    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool.job_lock);
+    pthread_mutex_unlock(&pool.start_lock);
+}
+
+static void pool_child_fork(void)
+{
+    pool.workers = 0;
+    pool.active = 0;
+    atomic_store(&pool.started, false);
+    pthread_cond_init(&pool.wake, NULL);
+    pthread_cond_init(&pool.done, NULL);
+    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool.job_lock);
+    pthread_mutex_unlock(&pool.start_lock);
+}
+
+/* Called with start_lock held. */
+static void pool_start(void)
+{
+    if (!pool.atfork_registered) {
+        pthread_atfork(pool_prepare_fork, pool_parent_fork, pool_child_fork);
+        pool.atfork_registered = true;
+    }
+    int wanted = (int)threads_wanted() - 1;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int workers = 0;
     for (int i = 0; i < wanted; i++) {
         pthread_t t;
         if (pthread_create(&t, &attr, worker_main, NULL) != 0)
             break;
-        pool.workers++;
+        workers++;
     }
     pthread_attr_destroy(&attr);
+    pool.workers = workers;
+    atomic_store_explicit(&pool.started, true, memory_order_release);
 }
 
 int nn_thread_count(void)
 {
-    pthread_once(&pool.once, pool_start);
+    if (!atomic_load_explicit(&pool.started, memory_order_acquire)) {
+        pthread_mutex_lock(&pool.start_lock);
+        if (!atomic_load_explicit(&pool.started, memory_order_relaxed))
+            pool_start();
+        pthread_mutex_unlock(&pool.start_lock);
+    }
     return pool.workers + 1;
 }
 
