@@ -59,8 +59,9 @@ struct ANeuralNetworksMemoryDesc {
     float scale;
     int32_t zero_point;
     uint32_t rank;            /* rank and dims merged from roles and setDimensions */
-    bool rank_known;
+    bool rank_known;          /* also true, with rank 0, for a scalar operand */
     uint32_t dims[NN_MAX_RANK];
+    nn_channel_quant channel_quant; /* TENSOR_QUANT8_SYMM_PER_CHANNEL: a copy */
     nn_memory_role *roles;
     uint32_t n_roles;
 };
@@ -94,7 +95,6 @@ typedef struct nn_operand {
     size_t length;
     const ANeuralNetworksMemory *memory;
     const ANeuralNetworksModel *subgraph;
-    bool has_writer;          /* an operation of the model outputs it */
 } nn_operand;
 
 typedef struct nn_operation {
@@ -133,8 +133,11 @@ void nn_operand_to_tensor(const nn_operand *o, nn_tensor *t);
 size_t nn_operand_bytes(int32_t type, uint32_t rank, const uint32_t *dims);
 /* Bytes of a tensor with real dims (zero-sized allowed); false on overflow. */
 bool nn_tensor_bytes(const nn_tensor *t, size_t *bytes);
-/* Validates one operation of a model through the registry. */
-int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op);
+/* Validates one operation of a model through the registry. *fails_at_execution
+ * (may be NULL) is set when the operation passes but computing it must fail
+ * (see nn_check_value). */
+int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
+                          bool *fails_at_execution);
 
 /* ---------------------------------------------------------------- device */
 
@@ -329,6 +332,19 @@ struct ANeuralNetworksBurst {
 /* Diagnostics switched on by NNAPI_LINUX_VLOG (any non-empty value but 0). */
 bool nn_vlog_enabled(void);
 void nn_vlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Logs "<what>: <recorded reason>" (or just what, when no reason was
+ * recorded), forgets the reason and returns code; logs nothing for
+ * NO_ERROR. API functions return their errors through it. */
+int nn_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void nn_reason_clear(void);
+/* The pending reason ("" if none), which is then forgotten; valid until the
+ * next call on this thread. */
+const char *nn_take_reason(void);
+/* Records text as the reason unless a more precise one is pending. */
+void nn_reason_default(const char *text);
+/* The reason of the first failed nn_check_value of the latest validation on
+ * this thread. */
+const char *nn_deferred_reason(void);
 
 /* Whether p suits the natural alignment of the type's elements. */
 static inline bool nn_aligned_for(const void *p, int32_t type)

@@ -21,7 +21,10 @@
  * object's life (for example changing a finished model),
  * ::ANEURALNETWORKS_BAD_DATA for an out-of-range index or invalid value, and
  * ::ANEURALNETWORKS_OUT_OF_MEMORY. With `NNAPI_LINUX_VLOG=1` in the
- * environment, each failure is explained by one line on stderr.
+ * environment, each failure is explained by one line on stderr naming the
+ * function, the operation or operand and the reason, e.g.
+ * `nnapi-linux: addOperation(MUL #0): output scale 0.25 <= input1 scale *
+ * input2 scale 0.25` (as Android's runtime does on logcat).
  *
  * **Life cycle.** Objects are created, configured, finished, used and freed.
  * Functions that return a new object through an output pointer set it to NULL

@@ -188,6 +188,45 @@ static int collect_models(const ANeuralNetworksModel *main, model_list *all)
     return rc;
 }
 
+/*
+ * A step Android's runtime compiles but whose computation fails: a value it
+ * checks only at execution (see nn_check_value) or shapes that contradict each
+ * other. It runs in place of the operation, logs why and fails; its state is
+ * the reason.
+ */
+static int failing_prepare(nn_op_call *call)
+{
+    nn_vlog("compute: %s fails: %s", nn_op_name(call->op_type), (const char *)call->state);
+    return ANEURALNETWORKS_OP_FAILED;
+}
+
+static int failing_execute(nn_op_call *call)
+{
+    (void)call;
+    return ANEURALNETWORKS_OP_FAILED;
+}
+
+static const nn_op_def failing_step = {
+    .code = -1,
+    .name = "failing step",
+    .prepare = failing_prepare,
+    .execute = failing_execute,
+    .release = free,
+    .optional_inputs = true,
+};
+
+static int make_failing(nn_step *step, const char *reason)
+{
+    nn_vlog("compilation: operation %u (%s) will fail at execution: %s", step->op_index,
+            nn_op_name(step->op->type), reason);
+    char *copy = strdup(reason);
+    if (copy == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    step->def = &failing_step;
+    step->state = copy;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
 /* Merges an inferred output shape into the declared one. */
 static int merge_shape(nn_tensor *declared, const nn_tensor *inferred)
 {
@@ -244,11 +283,25 @@ static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor *
     };
     int rc = ANEURALNETWORKS_NO_ERROR;
     if (step->def->prepare && inputs_known(sp, op)) {
+        nn_reason_clear();
         rc = step->def->prepare(&call);
-        for (uint32_t i = 0; i < op->n_out && rc == ANEURALNETWORKS_NO_ERROR; i++)
+        for (uint32_t i = 0; i < op->n_out && rc == ANEURALNETWORKS_NO_ERROR; i++) {
             rc = merge_shape(&sp->tensors[op->out[i]], &outs[i]);
+            if (rc != ANEURALNETWORKS_NO_ERROR)
+                nn_reason("output %u: the shape inferred from the inputs is not the declared one",
+                          i);
+        }
         for (uint32_t i = 0; i < op->n_out; i++)
             ptrs[op->n_in + i] = &sp->tensors[op->out[i]];
+        /* Shapes that contradict each other compile on Android; computing
+         * them fails. */
+        if (rc == ANEURALNETWORKS_BAD_DATA || rc == ANEURALNETWORKS_OP_FAILED) {
+            nn_reason_default("the input shapes do not fit the operation");
+            char reason[256];
+            snprintf(reason, sizeof reason, "%s", nn_take_reason());
+            free(outs);
+            return make_failing(step, reason);
+        }
     }
     if (rc == ANEURALNETWORKS_NO_ERROR && step->def->plan) {
         call.out = ptrs + op->n_in;
@@ -464,19 +517,27 @@ static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which
         step->op = &m->operations[step->op_index];
         step->def = nn_op_lookup(step->op->type);
         if (step->def == NULL || step->def->execute == NULL) {
-            nn_vlog("compilation: operation %u (%s) is not supported", step->op_index,
-                    nn_op_name(step->op->type));
+            /* As Android's runtime when no device can run an operation. */
+            nn_reason("operation %u (%s) is supported by no device", step->op_index,
+                      nn_op_name(step->op->type));
             return ANEURALNETWORKS_BAD_DATA;
         }
         uint32_t io = step->op->n_in + step->op->n_out;
         if (io > sp->max_op_io)
             sp->max_op_io = io;
     }
+    for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++) {
+        bool fails = false;
+        rc = nn_validate_operation(m, sp->steps[s].op, &fails);
+        if (rc == ANEURALNETWORKS_NO_ERROR && fails)
+            rc = make_failing(&sp->steps[s], nn_deferred_reason());
+    }
     nn_tensor **ptrs = calloc(sp->max_op_io ? sp->max_op_io : 1, sizeof *ptrs);
     if (ptrs == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++)
-        rc = prepare_step(sp, &sp->steps[s], plan->relaxed, ptrs);
+        if (sp->steps[s].def != &failing_step)
+            rc = prepare_step(sp, &sp->steps[s], plan->relaxed, ptrs);
     free(ptrs);
     if (rc == ANEURALNETWORKS_NO_ERROR)
         rc = plan_arena(sp);

@@ -442,11 +442,11 @@ NN_API int ANeuralNetworksExecution_startCompute(ANeuralNetworksExecution *e,
                                                  ANeuralNetworksEvent **event)
 {
     if (event == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "startCompute: event is NULL");
     *event = NULL;
     if (e == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    return start_async(e, NULL, 0, 0, false, event);
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "startCompute: execution is NULL");
+    return nn_fail(start_async(e, NULL, 0, 0, false, event), "startCompute");
 }
 
 NN_API int ANeuralNetworksExecution_startComputeWithDependencies(
@@ -454,14 +454,17 @@ NN_API int ANeuralNetworksExecution_startComputeWithDependencies(
         uint32_t num_dependencies, uint64_t duration, ANeuralNetworksEvent **event)
 {
     if (event == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "startComputeWithDependencies: event is NULL");
     *event = NULL;
     if (e == NULL || (num_dependencies && dependencies == NULL))
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "startComputeWithDependencies: execution or dependencies is NULL");
     for (uint32_t i = 0; i < num_dependencies; i++) {
         const ANeuralNetworksEvent *d = dependencies[i];
         if (d == NULL)
-            return ANEURALNETWORKS_UNEXPECTED_NULL;
+            return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                           "startComputeWithDependencies: dependency %u is NULL", i);
         /* A dependency that already failed makes the computation pointless. */
         if (!d->external) {
             pthread_mutex_lock(&sched.lock);
@@ -474,15 +477,19 @@ NN_API int ANeuralNetworksExecution_startComputeWithDependencies(
         }
     }
     if (duration != 0 && !e->compilation->explicit_single_device)
-        return ANEURALNETWORKS_BAD_DATA;
-    return start_async(e, dependencies, num_dependencies, duration, true, event);
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "startComputeWithDependencies: a duration needs a compilation for "
+                       "one device");
+    return nn_fail(start_async(e, dependencies, num_dependencies, duration, true, event),
+                   "startComputeWithDependencies");
 }
 
 NN_API int ANeuralNetworksEvent_wait(ANeuralNetworksEvent *event)
 {
     if (event == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    return event_wait(event);
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Event_wait: event is NULL");
+    int rc = event_wait(event);
+    return nn_fail(rc, "Event_wait: the computation failed (code %d)", rc);
 }
 
 NN_API void ANeuralNetworksEvent_free(ANeuralNetworksEvent *ev)
@@ -512,10 +519,12 @@ NN_API int ANeuralNetworksEvent_createFromSyncFenceFd(int sync_fence_fd,
                                                       ANeuralNetworksEvent **event)
 {
     if (event == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Event_createFromSyncFenceFd: event is NULL");
     *event = NULL;
     if (sync_fence_fd < 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Event_createFromSyncFenceFd: fd %d",
+                       sync_fence_fd);
     ANeuralNetworksEvent *ev = event_new();
     if (ev == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
@@ -534,10 +543,11 @@ NN_API int ANeuralNetworksEvent_getSyncFenceFd(const ANeuralNetworksEvent *event
                                                int *sync_fence_fd)
 {
     if (sync_fence_fd == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Event_getSyncFenceFd: sync_fence_fd is NULL");
     *sync_fence_fd = -1;
     if (event == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Event_getSyncFenceFd: event is NULL");
     if (event->fence_fd < 0)
         return ANEURALNETWORKS_BAD_DATA;
     int fd;

@@ -1,5 +1,6 @@
 /* AVX-512 micro-kernels (one zmm per row of 16 columns; VNNI for int8). */
 #include <immintrin.h>
+#include <string.h>
 
 #include "kernels/gemm_internal.h"
 #include "kernels/quant_x86.h"
@@ -44,32 +45,56 @@ void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, co
     }
 }
 
+/* The broadcast word of row i, group g (see nn_q8_rows); FLIP: XOR it. */
+static inline __attribute__((always_inline)) __m512i a_word(const bool FLIP, const uint8_t *ag,
+                                                             size_t row, size_t i, __m512i flip)
+{
+    int32_t w;
+    memcpy(&w, ag + i * row, 4);
+    __m512i v = _mm512_set1_epi32(w);
+    return FLIP ? _mm512_xor_si512(v, flip) : v;
+}
+
 static inline __attribute__((always_inline)) void
-qkern(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
+qsums(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
+      __m512i acc[NN_QGEMM_MR_AVX512])
+{
+    const __m512i flip = _mm512_set1_epi32((int)a->flip);
+    const uint8_t *ag = a->base;
+    const size_t row = a->row;
+    for (size_t g = 0; g < kq; g++, ag += a->group) {
+        __m512i bv = _mm512_load_si512(b + g * NN_GEMM_NR);
+#pragma GCC unroll 16
+        for (size_t i = 0; i < MR; i++)
+            acc[i] = _mm512_dpbusd_epi32(acc[i], a_word(FLIP, ag, row, i, flip), bv);
+    }
+}
+
+static inline __attribute__((always_inline)) void
+qkern(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
       int32_t *acc_out, bool init)
 {
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         acc[i] = init ? _mm512_setzero_si512() : _mm512_loadu_si512(acc_out + i * NN_GEMM_NR);
-    for (size_t g = 0; g < kq; g++) {
-        __m512i bv = _mm512_load_si512(b + g * NN_GEMM_NR);
-        const uint32_t *ag = apack + g * mr_stride;
-#pragma GCC unroll 16
-        for (size_t i = 0; i < MR; i++)
-            acc[i] = _mm512_dpbusd_epi32(acc[i], _mm512_set1_epi32((int)ag[i]), bv);
-    }
+    qsums(MR, FLIP, kq, a, b, acc);
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         _mm512_storeu_si512(acc_out + i * NN_GEMM_NR, acc[i]);
 }
 
-void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                            const int32_t *b, int32_t *acc, bool init)
+void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                            int32_t *acc, bool init)
 {
     switch (mr) {
 #define CASE(n) \
-    case n: qkern(n, kq, apack, mr_stride, b, acc, init); break;
+    case n: \
+        if (a->flip) \
+            qkern(n, true, kq, a, b, acc, init); \
+        else \
+            qkern(n, false, kq, a, b, acc, init); \
+        break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
 #undef CASE
@@ -77,21 +102,53 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t 
     }
 }
 
-void nn_qgemm_requant_avx512(size_t cols, const int32_t *acc, int32_t row_term,
-                             const int32_t *col_term, const int32_t *mult, const int32_t *shift,
-                             nn_rounding rounding, int32_t out_zero, int32_t lo, int32_t hi,
-                             bool out_signed, void *out)
+/* qkern with the output stage applied to the registers: the accumulators
+ * never go to memory. */
+static inline __attribute__((always_inline)) void
+qfused(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
+       const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
-    __mmask16 k = (__mmask16)((1u << cols) - 1u);
-    __m512i v = _mm512_maskz_loadu_epi32(k, acc);
-    v = _mm512_add_epi32(v, _mm512_set1_epi32(row_term));
-    v = _mm512_add_epi32(v, _mm512_maskz_loadu_epi32(k, col_term));
-    v = nn_requant_output_avx512(v, _mm512_maskz_loadu_epi32(k, mult),
-                                 _mm512_maskz_loadu_epi32(k, shift), rounding, out_zero, lo, hi);
-    if (out_signed)
-        _mm512_mask_cvtsepi32_storeu_epi8(out, k, v);
-    else
-        _mm512_mask_cvtusepi32_storeu_epi8(out, k, v);
+    const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
+    /* The column terms start the sums. */
+    const __m512i col = _mm512_maskz_loadu_epi32(k, e->col_term);
+    __m512i acc[NN_QGEMM_MR_AVX512];
+#pragma GCC unroll 16
+    for (size_t i = 0; i < MR; i++)
+        acc[i] = acc_in ? _mm512_add_epi32(col, _mm512_loadu_si512(acc_in + i * NN_GEMM_NR)) : col;
+    qsums(MR, FLIP, kq, a, b, acc);
+    /* A local copy: the byte stores below could alias e->row_term. */
+    int32_t rows[NN_QGEMM_MR_AVX512] = {0};
+    if (e->row_term)
+        memcpy(rows, e->row_term, MR * sizeof rows[0]);
+    const nn_rq_avx512 rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, e->mult),
+                                              _mm512_maskz_loadu_epi32(k, e->shift), e->rounding);
+    const __m512i oz = _mm512_set1_epi32(e->out_zero);
+    const __m512i lo = _mm512_set1_epi32(e->lo), hi = _mm512_set1_epi32(e->hi);
+#pragma GCC unroll 16
+    for (size_t i = 0; i < MR; i++) {
+        __m512i v = e->row_term ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
+        v = nn_rq_avx512_output(&rq, v, oz, lo, hi);
+        _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
+    }
+}
+
+void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                           const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                           size_t ldc)
+{
+    switch (mr) {
+#define CASE(n) \
+    case n: \
+        if (a->flip) \
+            qfused(n, true, kq, a, b, acc_in, e, c, ldc); \
+        else \
+            qfused(n, false, kq, a, b, acc_in, e, c, ldc); \
+        break;
+        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
+        CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
+#undef CASE
+    default: break;
+    }
 }
 
 /* Dot products of a few A rows with rows [j0, j1) of B (unpacked). */

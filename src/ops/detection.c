@@ -46,8 +46,8 @@ static int bbox_validate(const nn_op_call *c)
     if (t == T_QA16) {
         if (delta->type != T_QA8 && !(delta->type == T_QA8S && c->feature_level >= FL4))
             return SEQ_BAD;
-        if (seq_check_box_coords(roi, T_QA8) || seq_check_box_coords(info, T_QA8) ||
-            seq_check_box_coords(out, T_QA8) || nn_check_quant(delta))
+        if (seq_check_box_coords(c, roi, T_QA8) || seq_check_box_coords(c, info, T_QA8) ||
+            seq_check_box_coords(c, out, T_QA8) || nn_check_quant(delta))
             return SEQ_BAD;
     } else if (t == T_F32 || t == T_F16) {
         if (delta->type != t || info->type != t || out->type != t)
@@ -124,7 +124,7 @@ static int nms_validate(const nn_op_call *c)
     int32_t ft = seq_scalar_type_for(t);
     if (!seq_box_main_type_ok(c, t) || nn_check_rank(scores, 2, 2) || nn_check_quant(scores))
         return SEQ_BAD;
-    if (seq_check_box_coords(c->in[1], t) || nn_check_rank(c->in[1], 2, 2) ||
+    if (seq_check_box_coords(c, c->in[1], t) || nn_check_rank(c->in[1], 2, 2) ||
         seq_check_tensor(c->in[2], T_I32, 1))
         return SEQ_BAD;
     if (seq_check_scalar(c->in[3], ft) || seq_check_scalar(c->in[4], ANEURALNETWORKS_INT32) ||
@@ -138,7 +138,7 @@ static int nms_validate(const nn_op_call *c)
     if (o0->type != t || (t != T_F32 && t != T_F16 &&
                           (o0->scale != scores->scale || o0->zero_point != scores->zero_point)))
         return SEQ_BAD;
-    if (seq_check_box_coords(c->out[1], t) || c->out[2]->type != T_I32 || c->out[3]->type != T_I32)
+    if (seq_check_box_coords(c, c->out[1], t) || c->out[2]->type != T_I32 || c->out[3]->type != T_I32)
         return SEQ_BAD;
     return SEQ_OK;
 }
@@ -329,8 +329,9 @@ static int gp_validate(const nn_op_call *c)
     if (t == T_F32 || t == T_F16) {
         if (anchors->type != t || info->type != t)
             return SEQ_BAD;
-    } else if (anchors->type != T_QS16 || anchors->scale != 0.125f ||
-               seq_check_box_coords(info, T_QA8)) {
+    } else if (anchors->type != T_QS16 || seq_check_box_coords(c, info, T_QA8) ||
+               nn_check_value(c, anchors->scale == 0.125f, "anchors scale %g, expected 0.125",
+                              (double)anchors->scale)) {
         return SEQ_BAD;
     }
     if (nn_check_rank(anchors, 2, 2) || nn_check_rank(info, 2, 2))
@@ -344,7 +345,7 @@ static int gp_validate(const nn_op_call *c)
     if (o0->type != t || (t != T_F32 && t != T_F16 &&
                           (o0->scale != scores->scale || o0->zero_point != scores->zero_point)))
         return SEQ_BAD;
-    if (seq_check_box_coords(c->out[1], t) || c->out[2]->type != T_I32)
+    if (seq_check_box_coords(c, c->out[1], t) || c->out[2]->type != T_I32)
         return SEQ_BAD;
     return SEQ_OK;
 }

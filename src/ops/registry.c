@@ -143,6 +143,8 @@ const nn_op_def *nn_op_lookup(int32_t code)
 
 const char *nn_op_name(int32_t code)
 {
+    if (code == NN_OEM_OPERATION)
+        return "OEM_OPERATION";
     if (code < 0 || code >= NN_OP_COUNT)
         return "UNKNOWN";
     return op_names[code];
