@@ -111,8 +111,8 @@ qkern(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, int32_t
 }
 
 static inline __attribute__((always_inline)) void
-qfused(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, const int32_t *acc_in,
-       const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+qfused(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a, const int32_t *b,
+       const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
     __m256i lo[NN_QGEMM_MR_AVX2], hi[NN_QGEMM_MR_AVX2];
     qsums(MR, kq, a, b, lo, hi);
@@ -134,7 +134,7 @@ qfused(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, const 
     for (int h = 0; h < 2; h++) {
         col[h] = _mm256_loadu_si256((const __m256i *)(pc + 8 * h));
         rq[h] = nn_rq_avx2_init(_mm256_loadu_si256((const __m256i *)(pm + 8 * h)),
-                                _mm256_loadu_si256((const __m256i *)(ps + 8 * h)), e->rounding);
+                                _mm256_loadu_si256((const __m256i *)(ps + 8 * h)), ROUNDING);
     }
     /* A local copy: the byte stores below could alias e->row_term. */
     int32_t rows[NN_QGEMM_MR_AVX2] = {0};
@@ -173,7 +173,12 @@ void nn_qgemm_fused_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_
 {
     switch (mr) {
 #define CASE(n) \
-    case n: qfused(n, kq, a, b, acc_in, e, c, ldc); break;
+    case n: \
+        if (e->rounding == NN_ROUND_UP) \
+            qfused(n, NN_ROUND_UP, kq, a, b, acc_in, e, c, ldc); \
+        else \
+            qfused(n, NN_ROUND_AWAY, kq, a, b, acc_in, e, c, ldc); \
+        break;
         CASE(1) CASE(2) CASE(3)
 #undef CASE
     default: break;
