@@ -4,7 +4,9 @@
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build, the whole suite;
 #   3. (clang) the libFuzzer target under ASan+UBSan: seeds, past findings,
 #      then a fixed-seed mutation run (tests/fuzz/CMakeLists.txt);
-#   4. (clang) ThreadSanitizer build, the suite.
+#   4. (clang) ThreadSanitizer build, the suite;
+#   5. aarch64 cross build under qemu-user, and a riscv64 portable build
+#      (scripts/test-aarch64.sh).
 # Usage: scripts/test.sh [--quick]   (--quick: stage 1 only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,5 +56,11 @@ if [ "${1:-}" != "--quick" ]; then
             -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNN_TSAN=ON
     else
         echo "clang not found: fuzzing and ThreadSanitizer stages skipped"
+    fi
+    if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then
+        stage "aarch64 cross build under qemu"
+        scripts/test-aarch64.sh
+    else
+        echo "aarch64-linux-gnu-gcc or qemu-aarch64 not found: aarch64 stage skipped (.ci/run installs them)"
     fi
 fi

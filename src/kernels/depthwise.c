@@ -27,20 +27,31 @@
 typedef struct dw_isa {
     nn_dw_f32_fn f32;
     nn_dw_q8_fn q8;
-    bool requant512; /* AVX-512 requantization (right shifts only) */
+    nn_qgemm_requant_fn requant; /* vector requantization (right shifts only); NULL: scalar */
 } dw_isa;
 
-static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c, false};
-static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2, false};
-static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512, true};
+static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c, NULL};
+#if defined(NN_KERNELS_X86_64)
+static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2, NULL};
+static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512,
+                                  nn_qgemm_requant_avx512};
+#elif defined(NN_KERNELS_AARCH64)
+static const dw_isa isa_neon = {nn_dw_tile_f32_neon, nn_dw_tile_q8_neon, nn_qgemm_requant_neon};
+#endif
 /* The tiles of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const dw_isa *dw_isa_get(void)
 {
     switch (nn_isa_current()) {
+#if defined(NN_KERNELS_X86_64)
     case NN_ISA_AVX512:
         return &isa_avx512;
     case NN_ISA_AVX2:
         return &isa_avx2;
+#elif defined(NN_KERNELS_AARCH64)
+    case NN_ISA_NEONDOT:
+    case NN_ISA_NEON:
+        return &isa_neon;
+#endif
     default:
         return &isa_c;
     }
@@ -179,7 +190,7 @@ static void requant_tile(const dw_job *J, size_t px, size_t c0, size_t nc, const
         size_t o = obase + p * C + c0;
         if (J->vec_requant) {
             for (size_t c = 0; c < nc; c += 16)
-                nn_qgemm_requant_avx512(nc - c < 16 ? nc - c : 16, a + c, 0, J->qbias + c0 + c,
+                J->isa->requant(nc - c < 16 ? nc - c : 16, a + c, 0, J->qbias + c0 + c,
                                         q->mult + c0 + c, J->rshift + c0 + c, q->out_zero, q->lo,
                                         q->hi, q->out_signed, (uint8_t *)J->out + o + c);
             continue;
@@ -342,7 +353,7 @@ int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
     }
     dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .f = ff, .q = q, .qbias = bias,
                 .rshift = rshift, .wf = wf, .out = out};
-    J.vec_requant = J.isa->requant512;
+    J.vec_requant = J.isa->requant != NULL;
     for (size_t c = 0; c < oc; c++) {
         bias[c] = q->bias ? q->bias[c] : 0;
         rshift[c] = -q->shift[c];

@@ -78,11 +78,29 @@ void nn_qgemm_requant_avx512(size_t cols, const int32_t *acc, int32_t row_term,
                              const int32_t *col_term, const int32_t *mult, const int32_t *rshift,
                              int32_t out_zero, int32_t lo, int32_t hi, bool out_signed, void *out);
 
+/* aarch64 (gemm_neon.c, gemm_neondot.c). */
+void nn_sgemm_kernel_neon(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
+                          float *c, size_t ldc, const float *bias, unsigned flags, float lo,
+                          float hi);
+void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
+                       const float *b, size_t ldb, const float *bias, float lo, float hi,
+                       bool clamp, float *c, size_t ldc);
+void nn_qgemm_kernel_neon(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
+                          const int32_t *b, int32_t *acc, bool init);
+void nn_qgemm_kernel_neondot(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
+                             const int32_t *b, int32_t *acc, bool init);
+void nn_qgemm_requant_neon(size_t cols, const int32_t *acc, int32_t row_term,
+                           const int32_t *col_term, const int32_t *mult, const int32_t *rshift,
+                           int32_t out_zero, int32_t lo, int32_t hi, bool out_signed, void *out);
+
 #define NN_SGEMM_MR_C 4
 #define NN_SGEMM_MR_AVX2 6
 #define NN_SGEMM_MR_AVX512 14
 #define NN_QGEMM_MR_C 4
 #define NN_QGEMM_MR_AVX2 3
 #define NN_QGEMM_MR_AVX512 12
+#define NN_SGEMM_MR_NEON 5
+#define NN_QGEMM_MR_NEON 4
+#define NN_QGEMM_MR_NEONDOT 6
 
 #endif
