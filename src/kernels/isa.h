@@ -21,7 +21,7 @@ typedef enum nn_isa {
 
 /* CPU features seen by the detector (nn_cpu_features), whether or not a
  * kernel uses them yet. */
-#define NN_CPU_AVX2 (1u << 0)    /* with FMA and F16C */
+#define NN_CPU_AVX2 (1u << 0)    /* with FMA */
 #define NN_CPU_AVX512 (1u << 1)  /* F/BW/VL/DQ + VNNI */
 #define NN_CPU_ASIMD (1u << 8)   /* HWCAP_ASIMD */
 #define NN_CPU_ASIMDDP (1u << 9) /* HWCAP_ASIMDDP: SDOT/UDOT */

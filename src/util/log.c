@@ -1,17 +1,26 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "runtime.h"
 
 static pthread_once_t vlog_once = PTHREAD_ONCE_INIT;
 static bool vlog_on;
 
+/* NNAPI_LINUX_VLOG: 0 (or unset) is off, a positive number is on. Anything
+ * else is said once on stderr and leaves logging off. */
 static void vlog_init(void)
 {
     const char *v = getenv("NNAPI_LINUX_VLOG");
-    vlog_on = v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+    if (!v || !v[0])
+        return;
+    char *end;
+    long level = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || level < 0) {
+        fprintf(stderr, "nnapi-linux: NNAPI_LINUX_VLOG=%s is not 0 or 1; logging stays off\n", v);
+        return;
+    }
+    vlog_on = level > 0;
 }
 
 bool nn_vlog_enabled(void)

@@ -1,8 +1,10 @@
 #include "util/threadpool.h"
 
 #include <pthread.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -64,15 +66,39 @@ static void *worker_main(void *unused)
     return NULL;
 }
 
-static void pool_start(void)
+/* Threads for the kernels: all cores, or NNAPI_LINUX_THREADS. A value that is
+ * not a positive number, or one beyond what the pool can run, is said once on
+ * stderr (pool_start runs once) and replaced by the default or the maximum. */
+static long threads_wanted(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    const char *env = getenv("NNAPI_LINUX_THREADS");
-    if (env && atoi(env) > 0)
-        cpus = atoi(env);
     if (cpus < 1)
         cpus = 1;
-    int wanted = (int)(cpus - 1 > NN_MAX_WORKERS ? NN_MAX_WORKERS : cpus - 1);
+    if (cpus > NN_MAX_WORKERS + 1)
+        cpus = NN_MAX_WORKERS + 1;
+    const char *env = getenv("NNAPI_LINUX_THREADS");
+    if (!env || !env[0])
+        return cpus;
+    char *end;
+    errno = 0;
+    long n = strtol(env, &end, 10);
+    if (end == env || *end != '\0' || n < 1) {
+        fprintf(stderr,
+                "nnapi-linux: NNAPI_LINUX_THREADS=%s is not a positive number; using %ld\n", env,
+                cpus);
+        return cpus;
+    }
+    if (errno == ERANGE || n > NN_MAX_WORKERS + 1) {
+        fprintf(stderr, "nnapi-linux: NNAPI_LINUX_THREADS=%s is more than %d; using %d\n", env,
+                NN_MAX_WORKERS + 1, NN_MAX_WORKERS + 1);
+        return NN_MAX_WORKERS + 1;
+    }
+    return n;
+}
+
+static void pool_start(void)
+{
+    int wanted = (int)threads_wanted() - 1;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
