@@ -13,7 +13,7 @@
 #include "android/NeuralNetworks.h"
 #include "ops/op.h"
 
-#define NN_RUNTIME_FEATURE_LEVEL ANEURALNETWORKS_FEATURE_LEVEL_5
+#define NN_RUNTIME_FEATURE_LEVEL ANEURALNETWORKS_FEATURE_LEVEL_8
 #define NN_DEFAULT_LOOP_TIMEOUT_NS (2ull * 1000 * 1000 * 1000)
 #define NN_MAX_LOOP_TIMEOUT_NS (15ull * 1000 * 1000 * 1000)
 /* Alignment and padding the executor prefers for I/O buffers. */
@@ -59,8 +59,9 @@ struct ANeuralNetworksMemoryDesc {
     float scale;
     int32_t zero_point;
     uint32_t rank;            /* rank and dims merged from roles and setDimensions */
-    bool rank_known;
+    bool rank_known;          /* also true, with rank 0, for a scalar operand */
     uint32_t dims[NN_MAX_RANK];
+    nn_channel_quant channel_quant; /* TENSOR_QUANT8_SYMM_PER_CHANNEL: a copy */
     nn_memory_role *roles;
     uint32_t n_roles;
 };
@@ -132,8 +133,11 @@ void nn_operand_to_tensor(const nn_operand *o, nn_tensor *t);
 size_t nn_operand_bytes(int32_t type, uint32_t rank, const uint32_t *dims);
 /* Bytes of a tensor with real dims (zero-sized allowed); false on overflow. */
 bool nn_tensor_bytes(const nn_tensor *t, size_t *bytes);
-/* Validates one operation of a model through the registry. */
-int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op);
+/* Validates one operation of a model through the registry. *fails_at_execution
+ * (may be NULL) is set when the operation passes but computing it must fail
+ * (see nn_check_value). */
+int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
+                          bool *fails_at_execution);
 
 /* ---------------------------------------------------------------- device */
 
@@ -178,10 +182,16 @@ typedef struct nn_subplan {
     uint32_t max_op_io;       /* largest n_in + n_out of a step */
 } nn_subplan;
 
+/* Deepest nesting of IF/WHILE a compilation accepts: Compilation_finish
+ * returns BAD_DATA beyond it. Nested control flow runs on a thread whose
+ * stack is sized for the plan's depth, whatever the caller's stack. */
+#define NN_MAX_CONTROL_FLOW_DEPTH 1000u
+
 typedef struct nn_plan {
     nn_subplan *subs;         /* subs[0] is the main model */
     uint32_t n_subs;
     bool relaxed;
+    uint32_t nesting;         /* levels of control flow below the main model */
 } nn_plan;
 
 int nn_plan_build(const ANeuralNetworksModel *model, nn_plan **out);
@@ -228,6 +238,8 @@ typedef struct nn_exec_ctx {
  */
 int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn_tensor *outputs,
                    bool *insufficient);
+/* Runs the main model of ctx->plan, on a thread with room for its nesting. */
+int nn_run_plan(nn_exec_ctx *ctx, nn_tensor *inputs, nn_tensor *outputs, bool *insufficient);
 void nn_exec_ctx_release(nn_exec_ctx *ctx);
 uint64_t nn_now_ns(void);
 
@@ -266,28 +278,47 @@ struct ANeuralNetworksExecution {
     nn_exec_ctx ctx;
 };
 
-/* Runs the execution now, on the calling thread. fenced_start_ns: when the
- * dependencies of a fenced computation were met (0 otherwise). */
-int nn_execution_run(ANeuralNetworksExecution *e, uint64_t start_ns, uint64_t fenced_start_ns);
+/* Runs the execution now, on the calling thread. deadline_ns: CLOCK_MONOTONIC
+ * time to give up at (0 = none); fenced_start_ns: when the dependencies of a
+ * fenced computation were met (0 otherwise). */
+int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t fenced_start_ns);
+/* The deadline timeout_ns after start_ns; 0 (none) for no timeout, and for
+ * one so long that the sum does not fit: such a deadline is never reached. */
+static inline uint64_t nn_deadline(uint64_t start_ns, uint64_t timeout_ns)
+{
+    uint64_t deadline;
+    if (timeout_ns == 0 || __builtin_add_overflow(start_ns, timeout_ns, &deadline))
+        return 0;
+    return deadline;
+}
 /* Checks and moves the execution into the computation state. */
 int nn_execution_begin(ANeuralNetworksExecution *e, bool fenced);
 void nn_execution_end(ANeuralNetworksExecution *e, int status);
 
 /* ----------------------------------------------------------------- event */
 
+/* Events live under the scheduler's lock (src/exec/event.c). Each holder
+ * counts in refs: the application, the queue while the computation is
+ * pending or running, and every computation that depends on the event. */
 struct ANeuralNetworksEvent {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
+    pthread_cond_t cond;      /* broadcast when signaled */
     bool signaled;
     int status;
     int fence_fd;             /* eventfd readable once signaled, or -1 */
     bool external;            /* wraps a caller's sync fence fd */
-    bool has_thread;
-    pthread_t thread;
+    uint32_t refs;
+    /* the computation this event reports, if any */
     ANeuralNetworksExecution *execution;
-    const ANeuralNetworksEvent **deps;
+    ANeuralNetworksEvent **deps;  /* referenced until the computation starts */
     uint32_t n_deps;
+    uint32_t deps_met;        /* deps[0 .. deps_met) are signaled */
+    bool dep_failed;
+    uint64_t start_ns;        /* when the computation was started */
     uint64_t duration_ns;     /* fenced timeout after dependencies, 0 = none */
+    uint32_t queue;           /* ready queue by priority */
+    short fence_revents;      /* result of polling the external dependency */
+    ANeuralNetworksEvent *next;     /* link in a ready queue or a wait list */
+    ANeuralNetworksEvent *waiters;  /* computations waiting for this event */
 };
 
 struct ANeuralNetworksBurst {
@@ -301,6 +332,19 @@ struct ANeuralNetworksBurst {
 /* Diagnostics switched on by NNAPI_LINUX_VLOG (any non-empty value but 0). */
 bool nn_vlog_enabled(void);
 void nn_vlog(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Logs "<what>: <recorded reason>" (or just what, when no reason was
+ * recorded), forgets the reason and returns code; logs nothing for
+ * NO_ERROR. API functions return their errors through it. */
+int nn_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void nn_reason_clear(void);
+/* The pending reason ("" if none), which is then forgotten; valid until the
+ * next call on this thread. */
+const char *nn_take_reason(void);
+/* Records text as the reason unless a more precise one is pending. */
+void nn_reason_default(const char *text);
+/* The reason of the first failed nn_check_value of the latest validation on
+ * this thread. */
+const char *nn_deferred_reason(void);
 
 /* Whether p suits the natural alignment of the type's elements. */
 static inline bool nn_aligned_for(const void *p, int32_t type)

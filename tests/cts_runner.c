@@ -32,7 +32,7 @@
 #endif
 
 #define WHY_LEN 512
-#define NUM_OPS 102
+#define NUM_OPS 106
 /* Offsets inside shared-memory pools are multiples of this, so the runtime
  * never sees misaligned element data, and never zero (the memory mode is
  * meant to exercise non-zero offsets). */
@@ -61,7 +61,8 @@ static const char* const k_op_names[NUM_OPS] = {
     "REDUCE_PROD", "REDUCE_SUM", "ROI_ALIGN", "ROI_POOLING", "RSQRT", "SELECT", "SIN",
     "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2", "TRANSPOSE_CONV_2D",
     "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN", "RESIZE_NEAREST_NEIGHBOR",
-    "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL", "RANK",
+    "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL", "RANK", "BATCH_MATMUL", "PACK",
+    "MIRROR_PAD", "REVERSE",
 };
 
 typedef struct {
@@ -111,7 +112,8 @@ static const char* const k_mode_names[NUM_MODES] = {
     "sync", "async", "burst", "memory", "dynamic", "reusable", "fenced", "constants",
 };
 
-static const char* const k_versions[] = {"V1_0", "V1_1", "V1_2", "V1_3", "V1_3_cts_only"};
+static const char* const k_versions[] = {"V1_0", "V1_1", "V1_2", "V1_3", "V1_3_cts_only",
+                                         "AIDL_V2", "AIDL_V3"};
 
 static const char* result_name(int rc) {
     static const char* const names[] = {

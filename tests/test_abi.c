@@ -226,6 +226,10 @@ static void check_operation_codes(void) {
         V(HARD_SWISH, 99),
         V(FILL, 100),
         V(RANK, 101),
+        V(BATCH_MATMUL, 102),
+        V(PACK, 103),
+        V(MIRROR_PAD, 104),
+        V(REVERSE, 105),
     };
     CHECK_VALUES("OperationCode", v);
 }
@@ -244,7 +248,8 @@ static void check_small_enums(void) {
     };
     static const enum_value level[] = {
             V(FEATURE_LEVEL_1, 27), V(FEATURE_LEVEL_2, 28), V(FEATURE_LEVEL_3, 29),
-            V(FEATURE_LEVEL_4, 30), V(FEATURE_LEVEL_5, 31),
+            V(FEATURE_LEVEL_4, 30), V(FEATURE_LEVEL_5, 31), V(FEATURE_LEVEL_6, 1000006),
+            V(FEATURE_LEVEL_7, 1000007), V(FEATURE_LEVEL_8, 1000008),
     };
     static const enum_value result[] = {
             V(NO_ERROR, 0),

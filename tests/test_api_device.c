@@ -4,7 +4,7 @@
 #include "test_api.h"
 
 static void test_runtime_getters(void) {
-    CHECK_EQ_INT(ANeuralNetworks_getRuntimeFeatureLevel(), ANEURALNETWORKS_FEATURE_LEVEL_5);
+    CHECK_EQ_INT(ANeuralNetworks_getRuntimeFeatureLevel(), ANEURALNETWORKS_FEATURE_LEVEL_8);
     CHECK(ANeuralNetworks_getDefaultLoopTimeout() == 2000000000ull);
     CHECK(ANeuralNetworks_getMaximumLoopTimeout() == 15000000000ull);
 }
@@ -51,7 +51,7 @@ static void test_device_queries(void) {
               level <= ANeuralNetworks_getRuntimeFeatureLevel());
         if (type == ANEURALNETWORKS_DEVICE_CPU) {
             cpu_devices++;
-            CHECK_EQ_INT(level, ANEURALNETWORKS_FEATURE_LEVEL_5);
+            CHECK_EQ_INT(level, ANEURALNETWORKS_FEATURE_LEVEL_8);
         }
         /* Names are unique. */
         for (uint32_t j = 0; j < i && name; j++) {

@@ -394,7 +394,7 @@ static void test_add_operation(void) {
              ANEURALNETWORKS_UNEXPECTED_NULL);
     CHECK_RC(ANeuralNetworksModel_addOperation(model, -1, 3, ins, 1, outs),
              ANEURALNETWORKS_BAD_DATA);
-    CHECK_RC(ANeuralNetworksModel_addOperation(model, 102, 3, ins, 1, outs),
+    CHECK_RC(ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_REVERSE + 1, 3, ins, 1, outs),
              ANEURALNETWORKS_BAD_DATA);
     const uint32_t ins_oob[] = {0, 1, 7};
     CHECK_RC(ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_ADD, 3, ins_oob, 1, outs),

@@ -146,7 +146,11 @@ static void run_loop(ANeuralNetworksCompilation *c, float limit, uint64_t timeou
                 bool missed = rc == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT ||
                               rc == ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT;
                 CHECK(missed);
-                CHECK(elapsed < 2 * timeout_ns);
+                /* Not cut early; the upper bound only tells a loop that was
+                 * cut from one that ran on (a loaded machine can take far
+                 * longer than the timeout to get back to the check). */
+                CHECK(elapsed >= timeout_ns);
+                CHECK(elapsed < 50 * timeout_ns);
                 fprintf(stderr, "%-8s loop cut after %.1f ms (timeout %.1f ms), code %d\n",
                         mode_names[mode], (double)elapsed / 1e6, (double)timeout_ns / 1e6, rc);
             } else {

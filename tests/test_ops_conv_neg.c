@@ -4,7 +4,11 @@
  * valid model (which must build, so that a refusal below is the operation's
  * own) and invalid variants (wrong shapes, types, paddings, strides, layouts,
  * quantization parameters) that addOperation or finish must refuse with
- * ANEURALNETWORKS_BAD_DATA.
+ * ANEURALNETWORKS_BAD_DATA. Values Android's runtime checks only in its CPU
+ * executor (a quantized bias scale, a fixed output quantization, a constant
+ * fused activation code out of range, shapes that do not fit each other) are
+ * RUN_FAILS: the model builds and
+ * compiles, and computing it returns ANEURALNETWORKS_OP_FAILED.
  */
 #include <android/NeuralNetworks.h>
 #include <stdlib.h>
@@ -51,6 +55,7 @@ typedef struct model_case {
 
 #define OK ANEURALNETWORKS_NO_ERROR
 #define BAD ANEURALNETWORKS_BAD_DATA
+#define RUN_FAILS (-2) /* builds, compiles; compute returns OP_FAILED */
 
 /* Conv-shaped inputs used by several cases. */
 #define CIN T4(TF32, 1, 4, 4, 2, 0, 0, IN)
@@ -63,13 +68,13 @@ typedef struct model_case {
 static const model_case cases[] = {
     /* CONV_2D, implicit padding: in, filter, bias, padding, stride w/h, act. */
     {ANEURALNETWORKS_CONV_2D, "conv valid", OK, 7, {CIN, CFILT, CBIAS, I(1), I(1), I(1), I(0)}, COUT},
-    {ANEURALNETWORKS_CONV_2D, "conv filter depth != input depth", BAD, 7,
+    {ANEURALNETWORKS_CONV_2D, "conv filter depth != input depth", RUN_FAILS, 7,
      {CIN, T4(TF32, 3, 2, 2, 5, 0, 0, CONST), CBIAS, I(1), I(1), I(1), I(0)}, COUT},
     {ANEURALNETWORKS_CONV_2D, "conv int32 bias for float", BAD, 7,
      {CIN, CFILT, T1(TI32, 3, 0, 0, CONST), I(1), I(1), I(1), I(0)}, COUT},
     {ANEURALNETWORKS_CONV_2D, "conv padding code 3", BAD, 7, {CIN, CFILT, CBIAS, I(3), I(1), I(1), I(0)}, COUT},
     {ANEURALNETWORKS_CONV_2D, "conv stride 0", BAD, 7, {CIN, CFILT, CBIAS, I(1), I(0), I(1), I(0)}, COUT},
-    {ANEURALNETWORKS_CONV_2D, "conv activation 7", BAD, 7, {CIN, CFILT, CBIAS, I(1), I(1), I(1), I(7)}, COUT},
+    {ANEURALNETWORKS_CONV_2D, "conv activation 7", RUN_FAILS, 7, {CIN, CFILT, CBIAS, I(1), I(1), I(1), I(7)}, COUT},
     {ANEURALNETWORKS_CONV_2D, "conv negative explicit padding", BAD, 10,
      {CIN, CFILT, CBIAS, I(0), I(-1), I(0), I(0), I(1), I(1), I(0)}, COUT},
     {ANEURALNETWORKS_CONV_2D, "conv rank-3 input", BAD, 7,
@@ -96,10 +101,10 @@ static const model_case cases[] = {
     {ANEURALNETWORKS_CONV_2D, "conv quant valid", OK, 7,
      {QIN, T4(TQ8, 3, 2, 2, 2, 0.5f, 128, CONST), T1(TI32, 3, 0.25f, 0, CONST), I(1), I(1), I(1), I(0)},
      T4(TQ8, 1, 4, 4, 3, 1.0f, 128, IN)},
-    {ANEURALNETWORKS_CONV_2D, "conv quant bias scale != in x filter", BAD, 7,
+    {ANEURALNETWORKS_CONV_2D, "conv quant bias scale != in x filter", RUN_FAILS, 7,
      {QIN, T4(TQ8, 3, 2, 2, 2, 0.5f, 128, CONST), T1(TI32, 3, 0.3f, 0, CONST), I(1), I(1), I(1), I(0)},
      T4(TQ8, 1, 4, 4, 3, 1.0f, 128, IN)},
-    {ANEURALNETWORKS_FULLY_CONNECTED, "fc quant bias scale != in x weights", BAD, 4,
+    {ANEURALNETWORKS_FULLY_CONNECTED, "fc quant bias scale != in x weights", RUN_FAILS, 4,
      {T2(TQ8, 2, 4, 0.5f, 0, IN), T2(TQ8, 3, 4, 0.5f, 0, CONST), T1(TI32, 3, 0.5f, 0, CONST), I(0)},
      T2(TQ8, 2, 3, 1.0f, 0, IN)},
 
@@ -107,13 +112,13 @@ static const model_case cases[] = {
     {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise valid", OK, 8,
      {CIN, T4(TF32, 1, 2, 2, 4, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1), I(1), I(2), I(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
-    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise multiplier mismatch", BAD, 8,
+    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise multiplier mismatch", RUN_FAILS, 8,
      {CIN, T4(TF32, 1, 2, 2, 4, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1), I(1), I(3), I(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
-    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise filter dim 0 is 2", BAD, 8,
+    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise filter dim 0 is 2", RUN_FAILS, 8,
      {CIN, T4(TF32, 2, 2, 2, 4, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1), I(1), I(2), I(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
-    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise bias size", BAD, 8,
+    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise bias size", RUN_FAILS, 8,
      {CIN, T4(TF32, 1, 2, 2, 4, 0, 0, CONST), T1(TF32, 3, 0, 0, CONST), I(1), I(1), I(1), I(2), I(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
     {ANEURALNETWORKS_DEPTHWISE_CONV_2D, "depthwise multiplier 0", BAD, 8,
@@ -125,7 +130,7 @@ static const model_case cases[] = {
      {T4(TF32, 1, 4, 4, 4, 0, 0, IN), T4(TF32, 4, 2, 2, 2, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1),
       I(1), I(2), I(0), B(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
-    {ANEURALNETWORKS_GROUPED_CONV_2D, "grouped groups do not divide", BAD, 9,
+    {ANEURALNETWORKS_GROUPED_CONV_2D, "grouped groups do not divide", RUN_FAILS, 9,
      {T4(TF32, 1, 4, 4, 4, 0, 0, IN), T4(TF32, 4, 2, 2, 2, 0, 0, CONST), T1(TF32, 4, 0, 0, CONST), I(1), I(1),
       I(1), I(3), I(0), B(0)},
      T4(TF32, 1, 4, 4, 4, 0, 0, IN)},
@@ -143,7 +148,7 @@ static const model_case cases[] = {
      {T4(TF32, 1, 2, 2, 1, 0, 0, IN), T4(TF32, 1, 3, 3, 1, 0, 0, CONST), T1(TF32, 1, 0, 0, CONST), I(0), I(0),
       I(0), I(0), I(1), I(1), I(0), B(0)},
      T4(TF32, 1, 4, 4, 1, 0, 0, IN)},
-    {ANEURALNETWORKS_TRANSPOSE_CONV_2D, "transpose filter depth mismatch", BAD, 11,
+    {ANEURALNETWORKS_TRANSPOSE_CONV_2D, "transpose filter depth mismatch", RUN_FAILS, 11,
      {T4(TF32, 1, 2, 2, 1, 0, 0, IN), T4(TF32, 1, 3, 3, 2, 0, 0, CONST), T1(TF32, 1, 0, 0, CONST), I(0), I(0),
       I(0), I(0), I(1), I(1), I(0), B(0)},
      T4(TF32, 1, 4, 4, 1, 0, 0, IN)},
@@ -201,7 +206,7 @@ static const model_case cases[] = {
     {ANEURALNETWORKS_SOFTMAX, "softmax beta 0", BAD, 2, {T2(TF32, 2, 5, 0, 0, IN), F(0.0)}, T2(TF32, 2, 5, 0, 0, IN)},
     {ANEURALNETWORKS_SOFTMAX, "softmax axis 2 of rank 2", BAD, 3,
      {T2(TF32, 2, 5, 0, 0, IN), F(1.0), I(2)}, T2(TF32, 2, 5, 0, 0, IN)},
-    {ANEURALNETWORKS_SOFTMAX, "softmax quant output scale", BAD, 2,
+    {ANEURALNETWORKS_SOFTMAX, "softmax quant output scale", RUN_FAILS, 2,
      {T2(TQ8, 2, 5, 0.5f, 0, IN), F(1.0)}, T2(TQ8, 2, 5, 0.5f, 0, IN)},
     {ANEURALNETWORKS_SOFTMAX, "softmax float16 beta for float32", BAD, 2,
      {T2(TF32, 2, 5, 0, 0, IN), H(1.0)}, T2(TF32, 2, 5, 0, 0, IN)},
@@ -214,7 +219,7 @@ static const model_case cases[] = {
 
     /* Normalisations. */
     {ANEURALNETWORKS_L2_NORMALIZATION, "l2 norm valid", OK, 1, {POOL_IN}, POOL_IN},
-    {ANEURALNETWORKS_L2_NORMALIZATION, "l2 norm quant output zero point", BAD, 1,
+    {ANEURALNETWORKS_L2_NORMALIZATION, "l2 norm quant output zero point", RUN_FAILS, 1,
      {QIN}, T4(TQ8, 1, 4, 4, 2, 1.0f / 128, 0, IN)},
     {ANEURALNETWORKS_L2_NORMALIZATION, "l2 norm axis 4", BAD, 2, {POOL_IN, I(4)}, POOL_IN},
     {ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION, "lrn valid", OK, 5,
@@ -284,8 +289,51 @@ static int add_operand(ANeuralNetworksModel *m, uint32_t idx, const opd *o)
     return 0;
 }
 
+static size_t opd_bytes(const opd *o)
+{
+    size_t n = type_bytes(o->type);
+    for (uint32_t i = 0; i < o->rank; i++)
+        n *= o->dims[i];
+    return n;
+}
+
+/* Compiles the finished model and computes it on zero inputs. */
+static int compute(ANeuralNetworksModel *m, const model_case *c)
+{
+    ANeuralNetworksCompilation *comp = NULL;
+    ANeuralNetworksExecution *e = NULL;
+    void *bufs[MAX_IN + 1] = {0};
+    int rc = ANeuralNetworksCompilation_create(m, &comp);
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksCompilation_finish(comp);
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksExecution_create(comp, &e);
+    int32_t k = 0;
+    for (uint32_t i = 0; i < c->n_in && rc == ANEURALNETWORKS_NO_ERROR; i++) {
+        if (c->in[i].kind != IN)
+            continue;
+        bufs[i] = calloc(opd_bytes(&c->in[i]), 1);
+        rc = bufs[i] ? ANeuralNetworksExecution_setInput(e, k++, NULL, bufs[i], opd_bytes(&c->in[i]))
+                     : -1;
+    }
+    if (rc == ANEURALNETWORKS_NO_ERROR) {
+        bufs[MAX_IN] = calloc(opd_bytes(&c->out), 1);
+        rc = bufs[MAX_IN] ? ANeuralNetworksExecution_setOutput(e, 0, NULL, bufs[MAX_IN],
+                                                               opd_bytes(&c->out))
+                          : -1;
+    }
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksExecution_compute(e);
+    for (uint32_t i = 0; i <= MAX_IN; i++)
+        free(bufs[i]);
+    ANeuralNetworksExecution_free(e);
+    ANeuralNetworksCompilation_free(comp);
+    return rc;
+}
+
 /* Builds the case; returns the first non-NO_ERROR code of addOperation or
- * finish, or -1 when the scaffolding itself failed. */
+ * finish (and, for RUN_FAILS, of compiling and computing), or -1 when the
+ * scaffolding itself failed. */
 static int build(const model_case *c)
 {
     ANeuralNetworksModel *m = NULL;
@@ -311,6 +359,8 @@ static int build(const model_case *c)
         goto done;
     }
     rc = ANeuralNetworksModel_finish(m);
+    if (rc == ANEURALNETWORKS_NO_ERROR && c->expected == RUN_FAILS)
+        rc = compute(m, c);
 done:
     ANeuralNetworksModel_free(m);
     return rc;
@@ -320,8 +370,9 @@ int main(void)
 {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = build(&cases[i]);
-        if (!nt_record(rc == cases[i].expected, __FILE__, __LINE__, cases[i].what))
-            fprintf(stderr, "    %s: got %d, expected %d\n", cases[i].what, rc, cases[i].expected);
+        int want = cases[i].expected == RUN_FAILS ? ANEURALNETWORKS_OP_FAILED : cases[i].expected;
+        if (!nt_record(rc == want, __FILE__, __LINE__, cases[i].what))
+            fprintf(stderr, "    %s: got %d, expected %d\n", cases[i].what, rc, want);
     }
     return nt_summary();
 }

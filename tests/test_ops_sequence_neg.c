@@ -3,7 +3,12 @@
  * operations through the public API only: every model below breaks one
  * rule of its operation and must be rejected with ANEURALNETWORKS_BAD_DATA
  * by ANeuralNetworksModel_addOperation or ANeuralNetworksModel_finish.
+ * Values Android's runtime checks only in its CPU executor (a constant fused
+ * activation code, the fixed quantization of QUANTIZED_16BIT_LSTM, the rank
+ * of BIDIRECTIONAL_SEQUENCE_LSTM's forward cell state) are run_model cases:
+ * the model builds and compiles, and computing it returns OP_FAILED.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,9 +118,47 @@ static opnd sb(int v)
     return o;
 }
 
+static size_t opnd_bytes(const opnd *o)
+{
+    size_t n = o->type == QA8 || o->type == QA8S || o->type == QS8 || o->type == S_BOOL ? 1
+               : o->type == QA16 || o->type == QS16                                      ? 2
+                                                                                         : 4;
+    for (uint32_t d = 0; d < o->rank; d++)
+        n *= o->dims[d];
+    return n;
+}
+
+/* Compiles the finished model and computes it on zero inputs. */
+static int compute(ANeuralNetworksModel *m, const opnd *ins, uint32_t nin, const opnd *outs,
+                   uint32_t nout)
+{
+    static uint8_t zero_in[4096], out_buf[4][4096];
+    ANeuralNetworksCompilation *comp = NULL;
+    ANeuralNetworksExecution *e = NULL;
+    int rc = ANeuralNetworksCompilation_create(m, &comp);
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksCompilation_finish(comp);
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksExecution_create(comp, &e);
+    int32_t k = 0;
+    for (uint32_t i = 0; i < nin && rc == ANEURALNETWORKS_NO_ERROR; i++)
+        if (ins[i].kind == IN_MODEL)
+            rc = ANeuralNetworksExecution_setInput(e, k++, NULL, zero_in, opnd_bytes(&ins[i]));
+    for (uint32_t i = 0; i < nout && i < 4 && rc == ANEURALNETWORKS_NO_ERROR; i++)
+        rc = ANeuralNetworksExecution_setOutput(e, (int32_t)i, NULL, out_buf[i],
+                                                opnd_bytes(&outs[i]));
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksExecution_compute(e);
+    ANeuralNetworksExecution_free(e);
+    ANeuralNetworksCompilation_free(comp);
+    return rc;
+}
+
 /* Builds a one-operation model; returns the first error of addOperation or
- * finish (NO_ERROR when the model was accepted). */
-static int try_model(int32_t op, const opnd *ins, uint32_t nin, const opnd *outs, uint32_t nout)
+ * finish (NO_ERROR when the model was accepted) and, with run, of compiling
+ * and computing it. */
+static int build_model(int32_t op, const opnd *ins, uint32_t nin, const opnd *outs,
+                       uint32_t nout, bool run)
 {
     ANeuralNetworksModel *m = NULL;
     if (ANeuralNetworksModel_create(&m) != ANEURALNETWORKS_NO_ERROR)
@@ -150,8 +193,20 @@ static int try_model(int32_t op, const opnd *ins, uint32_t nin, const opnd *outs
         rc = ANeuralNetworksModel_identifyInputsAndOutputs(m, n_model_in, model_in, nout, out_idx);
     if (rc == ANEURALNETWORKS_NO_ERROR)
         rc = ANeuralNetworksModel_finish(m);
+    if (rc == ANEURALNETWORKS_NO_ERROR && run)
+        rc = compute(m, ins, nin, outs, nout);
     ANeuralNetworksModel_free(m);
     return rc;
+}
+
+static int try_model(int32_t op, const opnd *ins, uint32_t nin, const opnd *outs, uint32_t nout)
+{
+    return build_model(op, ins, nin, outs, nout, false);
+}
+
+static int run_model(int32_t op, const opnd *ins, uint32_t nin, const opnd *outs, uint32_t nout)
+{
+    return build_model(op, ins, nin, outs, nout, true);
 }
 
 static int passed, failed;
@@ -299,6 +354,7 @@ static void qlstm_model(opnd *in, opnd *out)
 #define N(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 #define BAD ANEURALNETWORKS_BAD_DATA
 #define OK ANEURALNETWORKS_NO_ERROR
+#define RUN_FAILS ANEURALNETWORKS_OP_FAILED
 
 static void test_recurrent(void)
 {
@@ -310,7 +366,9 @@ static void test_recurrent(void)
     expect("lstm int32 input", try_model(ANEURALNETWORKS_LSTM, in, 23, out, 4), BAD);
     lstm_model(in, out);
     in[20] = si(2);
-    expect("lstm activation 2", try_model(ANEURALNETWORKS_LSTM, in, 23, out, 4), BAD);
+    expect("lstm activation 2", run_model(ANEURALNETWORKS_LSTM, in, 23, out, 4), RUN_FAILS);
+    lstm_model(in, out);
+    expect("lstm valid computes", run_model(ANEURALNETWORKS_LSTM, in, 23, out, 4), OK);
     lstm_model(in, out);
     in[10] = cf(1, U, 0);
     expect("lstm forget peephole alone", try_model(ANEURALNETWORKS_LSTM, in, 23, out, 4), BAD);
@@ -335,6 +393,32 @@ static void test_recurrent(void)
     in[23] = si(1);
     expect("ulstm int time_major",
            try_model(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, in, 24, out, 1), BAD);
+    /* Android's validation: a float16 (U)LSTM takes FLOAT16 clips only. */
+    ulstm_model(in, out);
+    for (int i = 0; i < 24; i++)
+        if (in[i].type == F32)
+            in[i].type = ANEURALNETWORKS_TENSOR_FLOAT16;
+    in[21].len = in[22].len = 2;
+    in[21].type = in[22].type = ANEURALNETWORKS_FLOAT16;
+    out[0].type = ANEURALNETWORKS_TENSOR_FLOAT16;
+    expect("ulstm float16 with FLOAT16 clips",
+           try_model(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, in, 24, out, 1), OK);
+    in[21] = sf(0.0f);
+    expect("ulstm float16 with a FLOAT32 clip",
+           try_model(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, in, 24, out, 1), BAD);
+    lstm_model(in, out);
+    for (int i = 0; i < 23; i++)
+        if (in[i].type == F32)
+            in[i].type = ANEURALNETWORKS_TENSOR_FLOAT16;
+    for (int i = 0; i < 4; i++)
+        out[i].type = ANEURALNETWORKS_TENSOR_FLOAT16;
+    in[21].type = ANEURALNETWORKS_FLOAT16;
+    in[21].len = 2;
+    expect("lstm float16 with a FLOAT32 clip",
+           try_model(ANEURALNETWORKS_LSTM, in, 23, out, 4), BAD);
+    in[22].type = ANEURALNETWORKS_FLOAT16;
+    in[22].len = 2;
+    expect("lstm float16 with FLOAT16 clips", try_model(ANEURALNETWORKS_LSTM, in, 23, out, 4), OK);
 
     blstm_model(in, out, 0);
     expect("blstm valid",
@@ -347,12 +431,24 @@ static void test_recurrent(void)
         in[i] = cf(2, U, I);
     expect("blstm aux weights without aux input",
            try_model(ANEURALNETWORKS_BIDIRECTIONAL_SEQUENCE_LSTM, in, 61, out, 2), BAD);
+    /* Android checks only the type of operand 36 (forward cell state). */
+    blstm_model(in, out, 0);
+    in[36] = t3(F32, 1, B, U);
+    expect("blstm rank-3 forward cell state",
+           run_model(ANEURALNETWORKS_BIDIRECTIONAL_SEQUENCE_LSTM, in, 61, out, 2), RUN_FAILS);
+    blstm_model(in, out, 0);
+    in[37] = t3(F32, 1, B, U);
+    expect("blstm rank-3 backward output state",
+           try_model(ANEURALNETWORKS_BIDIRECTIONAL_SEQUENCE_LSTM, in, 61, out, 2), BAD);
+    blstm_model(in, out, 0);
+    expect("blstm valid computes",
+           run_model(ANEURALNETWORKS_BIDIRECTIONAL_SEQUENCE_LSTM, in, 61, out, 2), OK);
 
     opnd rin[6] = {t2(F32, B, I), t2(F32, U, I), t2(F32, U, U), t1(F32, U), t2(F32, B, U), si(0)};
     opnd rout[2] = {t2(F32, B, U), t2(F32, B, U)};
     expect("rnn valid", try_model(ANEURALNETWORKS_RNN, rin, 6, rout, 2), OK);
     rin[5] = si(7);
-    expect("rnn fuse code 7", try_model(ANEURALNETWORKS_RNN, rin, 6, rout, 2), BAD);
+    expect("rnn fuse code 7", run_model(ANEURALNETWORKS_RNN, rin, 6, rout, 2), RUN_FAILS);
     rin[5] = si(0);
     rin[3] = t1(I32, U);
     expect("rnn int32 bias", try_model(ANEURALNETWORKS_RNN, rin, 6, rout, 2), BAD);
@@ -388,7 +484,19 @@ static void test_recurrent(void)
     q16_model(in, out);
     in[2].scale *= 2.0f;
     expect("q16 lstm weight scales differ",
-           try_model(ANEURALNETWORKS_QUANTIZED_16BIT_LSTM, in, 15, out, 2), BAD);
+           run_model(ANEURALNETWORKS_QUANTIZED_16BIT_LSTM, in, 15, out, 2), RUN_FAILS);
+    /* The fixed input quantization (1/128, 128) is checked when computing. */
+    q16_model(in, out);
+    in[0].scale = 0.5f;
+    expect("q16 lstm input scale 0.5",
+           run_model(ANEURALNETWORKS_QUANTIZED_16BIT_LSTM, in, 15, out, 2), RUN_FAILS);
+    q16_model(in, out);
+    in[0].zp = 0;
+    expect("q16 lstm input zero point 0",
+           run_model(ANEURALNETWORKS_QUANTIZED_16BIT_LSTM, in, 15, out, 2), RUN_FAILS);
+    q16_model(in, out);
+    expect("q16 lstm valid computes",
+           run_model(ANEURALNETWORKS_QUANTIZED_16BIT_LSTM, in, 15, out, 2), OK);
 
     qlstm_model(in, out);
     expect("qlstm valid", try_model(ANEURALNETWORKS_QUANTIZED_LSTM, in, 32, out, 3), OK);

@@ -1,7 +1,7 @@
 /**
  * @file NeuralNetworks.h
  * @brief The functions of the Android Neural Networks API (NNAPI), feature
- * level 5, as nnapi-linux implements them on Linux.
+ * levels 1 to 8, as nnapi-linux implements them on Linux.
  *
  * Names, signatures and result codes are those of Android's header, so a
  * program written for Android's `libneuralnetworks.so` builds and runs here
@@ -21,7 +21,10 @@
  * object's life (for example changing a finished model),
  * ::ANEURALNETWORKS_BAD_DATA for an out-of-range index or invalid value, and
  * ::ANEURALNETWORKS_OUT_OF_MEMORY. With `NNAPI_LINUX_VLOG=1` in the
- * environment, each failure is explained by one line on stderr.
+ * environment, each failure is explained by one line on stderr naming the
+ * function, the operation or operand and the reason, e.g.
+ * `nnapi-linux: addOperation(MUL #0): output scale 0.25 <= input1 scale *
+ * input2 scale 0.25` (as Android's runtime does on logcat).
  *
  * **Life cycle.** Objects are created, configured, finished, used and freed.
  * Functions that return a new object through an output pointer set it to NULL
@@ -39,7 +42,7 @@
  *
  * **Feature levels.** Each function says which NNAPI feature level
  * introduced it (::FeatureLevelCode); this library provides all of them up to
- * level 5.
+ * level 8 (levels 6 to 8 added operations only, no function).
  */
 #ifndef NNAPI_LINUX_NEURAL_NETWORKS_H
 #define NNAPI_LINUX_NEURAL_NETWORKS_H
@@ -231,7 +234,7 @@ int ANeuralNetworksDevice_getVersion(const ANeuralNetworksDevice* device, const 
  *
  * @param device The device.
  * @param featureLevel Receives a ::FeatureLevelCode value
- *                     (::ANEURALNETWORKS_FEATURE_LEVEL_5 here).
+ *                     (::ANEURALNETWORKS_FEATURE_LEVEL_8 for the CPU device).
  * @return ::ANEURALNETWORKS_NO_ERROR or ::ANEURALNETWORKS_UNEXPECTED_NULL.
  */
 int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevice* device,
@@ -951,7 +954,7 @@ int ANeuralNetworksExecution_startComputeWithDependencies(
 /**
  * Returns the feature level of this runtime. Feature level 5.
  *
- * @return ::ANEURALNETWORKS_FEATURE_LEVEL_5 (31).
+ * @return ::ANEURALNETWORKS_FEATURE_LEVEL_8 (1000008).
  */
 int64_t ANeuralNetworks_getRuntimeFeatureLevel(void);
 

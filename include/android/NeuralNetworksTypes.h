@@ -2128,7 +2128,7 @@ typedef enum {
  * and ANeuralNetworksDevice_getFeatureLevel(). Levels 1 to 5 carry the number
  * of the Android API level that introduced them; later levels are numbered
  * from 1000000, independently of Android releases. This library implements
- * level 5.
+ * level 8.
  */
 typedef enum {
     /** Android 8.1 (API 27): the first 29 operations, models, compilations, executions. */
@@ -2145,7 +2145,7 @@ typedef enum {
     ANEURALNETWORKS_FEATURE_LEVEL_6 = 1000006,
     /** Feature level 7: ::ANEURALNETWORKS_MIRROR_PAD, ::ANEURALNETWORKS_REVERSE, quantized RSQRT. */
     ANEURALNETWORKS_FEATURE_LEVEL_7 = 1000007,
-    /** Feature level 8. */
+    /** Feature level 8: no new operation or type, the level itself. */
     ANEURALNETWORKS_FEATURE_LEVEL_8 = 1000008,
 } FeatureLevelCode;
 

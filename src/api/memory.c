@@ -1,7 +1,10 @@
 /* ANeuralNetworksMemory and ANeuralNetworksMemoryDesc. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,14 +15,51 @@ int nn_memory_region(const ANeuralNetworksMemory *m, size_t offset, size_t lengt
 {
     size_t end;
     if (!nn_add_size(offset, length, &end) || end > m->size)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("offset %zu + length %zu is outside the memory of %zu bytes", offset,
+                          length, m->size);
     if (m->kind == NN_MEMORY_FD) {
         if (!(m->prot & PROT_READ))
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("the memory is not readable");
         if (write && !(m->prot & PROT_WRITE))
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("the memory is not writable");
     }
     *out = m->data + offset;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+/*
+ * Whether [offset, offset + size) of fd can be mapped without faulting on
+ * access: within the size of a regular file or memfd, within the size a
+ * dma-buf style fd reports, or at offset 0 of /dev/zero (a shared mapping of
+ * it is an object of exactly the mapping's length). Other character devices
+ * and fds of unknown extent are refused. A file shrunk after the check still
+ * faults: see the README (sealed memfds cannot shrink).
+ */
+static int check_fd_extent(int fd, size_t offset, size_t end)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        nn_vlog("createFromFd: fstat failed on fd %d", fd);
+        return ANEURALNETWORKS_BAD_DATA;
+    }
+    if (S_ISCHR(st.st_mode)) {
+        if (major(st.st_rdev) == 1 && minor(st.st_rdev) == 5 && offset == 0)
+            return ANEURALNETWORKS_NO_ERROR;
+        nn_vlog("createFromFd: character device %u:%u at offset %zu cannot be mapped safely",
+                major(st.st_rdev), minor(st.st_rdev), offset);
+        return ANEURALNETWORKS_BAD_DATA;
+    }
+    if (st.st_size <= 0 || end > (uint64_t)st.st_size) {
+        nn_vlog("createFromFd: bytes [%zu, %zu) are outside the fd's %lld bytes", offset, end,
+                (long long)st.st_size);
+        return ANEURALNETWORKS_BAD_DATA;
+    }
+    if (S_ISREG(st.st_mode)) {
+        int seals = fcntl(fd, F_GET_SEALS);
+        if (seals >= 0 && !(seals & F_SEAL_SHRINK))
+            nn_vlog("createFromFd: memfd %d is not sealed against shrinking (F_SEAL_SHRINK)",
+                    fd);
+    }
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -27,43 +67,49 @@ NN_API int ANeuralNetworksMemory_createFromFd(size_t size, int protect, int fd, 
                                               ANeuralNetworksMemory **memory)
 {
     if (memory == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Memory_createFromFd: memory is NULL");
     *memory = NULL;
     if (fd < 0 || size == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Memory_createFromFd: fd %d, size %zu", fd, size);
     if (protect & ~(PROT_READ | PROT_WRITE))
-        return ANEURALNETWORKS_BAD_DATA;
-    struct stat st;
-    if (fstat(fd, &st) != 0)
-        return ANEURALNETWORKS_BAD_DATA;
-    size_t end;
-    if (!nn_add_size(offset, size, &end))
-        return ANEURALNETWORKS_BAD_DATA;
-    /* A mapping past the end of a file faults on access: refuse it now. */
-    if (S_ISREG(st.st_mode) && (st.st_size < 0 || end > (uint64_t)st.st_size))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Memory_createFromFd: protect %#x",
+                       (unsigned)protect);
     long page = sysconf(_SC_PAGESIZE);
-    size_t aligned = offset - offset % (size_t)page;
-    size_t map_length = end - aligned;
-    ANeuralNetworksMemory *m = calloc(1, sizeof *m);
-    if (m == NULL)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
-    m->fd = dup(fd);
-    if (m->fd < 0) {
-        free(m);
+    size_t end;
+    if (!nn_add_size(offset, size, &end) || end > (uint64_t)INT64_MAX) {
+        nn_vlog("createFromFd: offset %zu + size %zu is beyond any file", offset, size);
         return ANEURALNETWORKS_BAD_DATA;
     }
-    void *base = mmap(NULL, map_length, protect, MAP_SHARED, m->fd, (off_t)aligned);
+    if (page <= 0 || offset % (size_t)page != 0) {
+        nn_vlog("createFromFd: offset %zu is not a multiple of the page size %ld", offset, page);
+        return ANEURALNETWORKS_BAD_DATA;
+    }
+    int rc = check_fd_extent(fd, offset, end);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    ANeuralNetworksMemory *m = calloc(1, sizeof *m);
+    if (m == NULL)
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "Memory_createFromFd: out of memory");
+    m->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (m->fd < 0) {
+        bool exhausted = errno == EMFILE || errno == ENFILE;
+        nn_vlog("createFromFd: cannot duplicate fd %d%s", fd,
+                exhausted ? ": the process has no descriptor left" : "");
+        free(m);
+        return exhausted ? ANEURALNETWORKS_OUT_OF_MEMORY : ANEURALNETWORKS_BAD_DATA;
+    }
+    void *base = mmap(NULL, size, protect, MAP_SHARED, m->fd, (off_t)offset);
     if (base == MAP_FAILED) {
+        nn_vlog("createFromFd: mmap of fd %d failed", fd);
         close(m->fd);
         free(m);
-        return ANEURALNETWORKS_UNMAPPABLE;
+        return nn_fail(ANEURALNETWORKS_UNMAPPABLE, "Memory_createFromFd: the fd cannot be mapped");
     }
     m->kind = NN_MEMORY_FD;
     m->map_base = base;
-    m->map_length = map_length;
+    m->map_length = size;
     m->prot = protect;
-    m->data = (uint8_t *)base + (offset - aligned);
+    m->data = base;
     m->size = size;
     pthread_mutex_init(&m->lock, NULL);
     *memory = m;
@@ -88,7 +134,7 @@ NN_API void ANeuralNetworksMemory_free(ANeuralNetworksMemory *m)
 NN_API int ANeuralNetworksMemoryDesc_create(ANeuralNetworksMemoryDesc **desc)
 {
     if (desc == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "MemoryDesc_create: desc is NULL");
     *desc = calloc(1, sizeof **desc);
     return *desc ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
@@ -98,6 +144,7 @@ NN_API void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc *desc)
     if (desc == NULL)
         return;
     free(desc->roles);
+    free(desc->channel_quant.scales);
     free(desc);
 }
 
@@ -107,7 +154,7 @@ static int merge_dims(ANeuralNetworksMemoryDesc *d, uint32_t rank, const uint32_
     if (rank == 0)
         return ANEURALNETWORKS_NO_ERROR; /* unknown rank (or scalar): constrains nothing */
     if (rank > NN_MAX_RANK)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("rank %u is above the supported %d", rank, NN_MAX_RANK);
     if (!d->rank_known) {
         d->rank_known = true;
         d->rank = rank;
@@ -115,10 +162,10 @@ static int merge_dims(ANeuralNetworksMemoryDesc *d, uint32_t rank, const uint32_
         return ANEURALNETWORKS_NO_ERROR;
     }
     if (d->rank != rank)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("rank %u, the roles have rank %u", rank, d->rank);
     for (uint32_t i = 0; i < rank; i++) {
         if (d->dims[i] != 0 && dims[i] != 0 && d->dims[i] != dims[i])
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("dimension %u is %u, the roles have %u", i, dims[i], d->dims[i]);
     }
     for (uint32_t i = 0; i < rank; i++)
         if (d->dims[i] == 0)
@@ -126,38 +173,79 @@ static int merge_dims(ANeuralNetworksMemoryDesc *d, uint32_t rank, const uint32_
     return ANEURALNETWORKS_NO_ERROR;
 }
 
+static bool same_channel_quant(const nn_channel_quant *a, const nn_channel_quant *b)
+{
+    return a->channel_dim == b->channel_dim && a->scale_count == b->scale_count &&
+           (a->scale_count == 0 || memcmp(a->scales, b->scales, a->scale_count * sizeof(float)) == 0);
+}
+
 static int add_role(ANeuralNetworksMemoryDesc *d, const ANeuralNetworksCompilation *c,
                     uint32_t index, float frequency, bool is_input)
 {
+    const char *fn = is_input ? "MemoryDesc_addInputRole" : "MemoryDesc_addOutputRole";
     if (d == NULL || c == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    if (d->finished || !c->finished)
-        return d->finished ? ANEURALNETWORKS_BAD_STATE : ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "%s: %s is NULL", fn,
+                       d == NULL ? "desc" : "compilation");
+    if (d->finished)
+        return nn_fail(ANEURALNETWORKS_BAD_STATE, "%s: the descriptor is finished", fn);
+    if (!c->finished || c->plan == NULL)
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s: the compilation is not finished, or failed", fn);
     const ANeuralNetworksModel *model = c->model;
     uint32_t count = is_input ? model->n_inputs : model->n_outputs;
-    if (index >= count || !(frequency > 0.0f && frequency <= 1.0f))
-        return ANEURALNETWORKS_BAD_DATA;
+    if (index >= count)
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s(%u): the model has %u %s", fn, index, count,
+                       is_input ? "inputs" : "outputs");
+    if (!(frequency > 0.0f && frequency <= 1.0f))
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s(%u): frequency %g", fn, index,
+                       (double)frequency);
     for (uint32_t i = 0; i < d->n_roles; i++)
         if (d->roles[i].compilation == c && d->roles[i].is_input == is_input &&
             d->roles[i].index == index)
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s(%u): the role is already there", fn,
+                           index);
     const nn_operand *o =
             &model->operands[is_input ? model->inputs[index] : model->outputs[index]];
+    bool per_channel = o->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
     if (d->has_operand && (o->type != d->type || o->scale != d->scale ||
-                           o->zero_point != d->zero_point))
-        return ANEURALNETWORKS_BAD_DATA;
-    if (!nn_type_is_tensor(o->type) || o->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL)
-        return ANEURALNETWORKS_BAD_DATA;
+                           o->zero_point != d->zero_point ||
+                           (per_channel && !same_channel_quant(&o->channel_quant,
+                                                               &d->channel_quant))))
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "%s(%u): the operand's type or quantization differs from the other roles'",
+                       fn, index);
+    /* Scalars take roles too (Android's MemoryBuilder), with no dimensions. */
+    bool scalar = !nn_type_is_tensor(o->type);
+    if (o->type == ANEURALNETWORKS_MODEL || (scalar && d->rank_known && d->rank != 0))
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s(%u): dimensions for a %s operand", fn, index,
+                       nn_type_name(o->type));
+    float *scales = NULL;
+    if (per_channel && !d->has_operand && o->channel_quant.scale_count) {
+        scales = malloc(o->channel_quant.scale_count * sizeof *scales);
+        if (scales == NULL)
+            return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "%s: out of memory", fn);
+        memcpy(scales, o->channel_quant.scales, o->channel_quant.scale_count * sizeof *scales);
+    }
     ANeuralNetworksMemoryDesc saved = *d;
     int rc = merge_dims(d, o->rank, o->dims);
     if (rc != ANEURALNETWORKS_NO_ERROR) {
         *d = saved;
-        return rc;
+        free(scales);
+        return nn_fail(rc, "%s(%u): the operand's dimensions differ from the descriptor's", fn,
+                       index);
     }
     nn_memory_role *roles = realloc(d->roles, (d->n_roles + 1) * sizeof *roles);
     if (roles == NULL) {
         *d = saved;
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        free(scales);
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "%s: out of memory", fn);
+    }
+    if (scalar) {
+        d->rank_known = true;
+        d->rank = 0;
+    }
+    if (scales) {
+        d->channel_quant = o->channel_quant;
+        d->channel_quant.scales = scales;
     }
     d->roles = roles;
     d->roles[d->n_roles++] = (nn_memory_role){.compilation = c, .is_input = is_input,
@@ -187,14 +275,21 @@ NN_API int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc *de
                                                    const uint32_t *dimensions)
 {
     if (desc == NULL || (rank > 0 && dimensions == NULL))
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "MemoryDesc_setDimensions: %s is NULL",
+                       desc == NULL ? "desc" : "dimensions");
     if (desc->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "MemoryDesc_setDimensions: the descriptor is finished");
+    /* A scalar role's memory has rank 0: no other rank fits it. */
+    if (desc->has_operand && !nn_type_is_tensor(desc->type) && rank != 0)
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "MemoryDesc_setDimensions: rank %u for a %s operand", rank,
+                       nn_type_name(desc->type));
     ANeuralNetworksMemoryDesc saved = *desc;
     int rc = merge_dims(desc, rank, dimensions);
     if (rc != ANEURALNETWORKS_NO_ERROR) {
         *desc = saved;
-        return rc;
+        return nn_fail(rc, "MemoryDesc_setDimensions: the dimensions differ from the roles'");
     }
     desc->has_dims = true;
     return ANEURALNETWORKS_NO_ERROR;
@@ -203,11 +298,11 @@ NN_API int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc *de
 NN_API int ANeuralNetworksMemoryDesc_finish(ANeuralNetworksMemoryDesc *desc)
 {
     if (desc == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "MemoryDesc_finish: desc is NULL");
     if (desc->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE, "MemoryDesc_finish: the descriptor is finished");
     if (desc->n_roles == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "MemoryDesc_finish: the descriptor has no role");
     desc->finished = true;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -216,19 +311,22 @@ NN_API int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc 
                                                 ANeuralNetworksMemory **memory)
 {
     if (desc == NULL || memory == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Memory_createFromDesc: an argument is NULL");
     *memory = NULL;
     if (!desc->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Memory_createFromDesc: the descriptor is not finished");
     /* Buffers are allocated up front, so the whole shape must be known. */
     if (!desc->rank_known)
-        return ANEURALNETWORKS_OP_FAILED;
+        return nn_fail(ANEURALNETWORKS_OP_FAILED, "Memory_createFromDesc: the rank is not known");
     for (uint32_t i = 0; i < desc->rank; i++)
         if (desc->dims[i] == 0)
-            return ANEURALNETWORKS_OP_FAILED;
+            return nn_fail(ANEURALNETWORKS_OP_FAILED,
+                           "Memory_createFromDesc: dimension %u is not known", i);
     size_t bytes = nn_operand_bytes(desc->type, desc->rank, desc->dims);
     if (bytes == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Memory_createFromDesc: the size overflows");
     ANeuralNetworksMemory *m = calloc(1, sizeof *m);
     size_t alloc_bytes = (bytes + 63) & ~(size_t)63;
     uint8_t *data = alloc_bytes >= bytes ? aligned_alloc(64, alloc_bytes) : NULL;
@@ -237,7 +335,7 @@ NN_API int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc 
         free(m);
         free(data);
         free(roles);
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "Memory_createFromDesc: out of memory");
     }
     memset(data, 0, alloc_bytes);
     memcpy(roles, desc->roles, desc->n_roles * sizeof *roles);
@@ -261,7 +359,7 @@ NN_API int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory *src,
                                       const ANeuralNetworksMemory *dst)
 {
     if (src == NULL || dst == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Memory_copy: an argument is NULL");
     /* Memory objects are shared: their state changes under their own lock. */
     ANeuralNetworksMemory *d = (ANeuralNetworksMemory *)dst;
     ANeuralNetworksMemory *s = (ANeuralNetworksMemory *)src;
@@ -298,5 +396,7 @@ NN_API int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory *src,
         d->initialized = rc == ANEURALNETWORKS_NO_ERROR;
         pthread_mutex_unlock(&d->lock);
     }
-    return rc;
+    return nn_fail(rc,
+                   "Memory_copy: the memories differ in size, shape or type, or the source is "
+                   "not initialized");
 }

@@ -3,15 +3,16 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "exec/profile.h"
 
 static int create_compilation(ANeuralNetworksModel *model, const ANeuralNetworksDevice *device,
                               bool explicit_single, ANeuralNetworksCompilation **out)
 {
     if (!model->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_because(ANEURALNETWORKS_BAD_STATE, "the model is not finished");
     ANeuralNetworksCompilation *c = calloc(1, sizeof *c);
     if (c == NULL)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_because(ANEURALNETWORKS_OUT_OF_MEMORY, "out of memory");
     c->model = model;
     c->device = device;
     c->explicit_single_device = explicit_single;
@@ -25,11 +26,12 @@ NN_API int ANeuralNetworksCompilation_create(ANeuralNetworksModel *model,
                                              ANeuralNetworksCompilation **compilation)
 {
     if (compilation == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Compilation_create: compilation is NULL");
     *compilation = NULL;
     if (model == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    return create_compilation(model, nn_device_at(0), false, compilation);
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Compilation_create: model is NULL");
+    return nn_fail(create_compilation(model, nn_device_at(0), false, compilation),
+                   "Compilation_create");
 }
 
 NN_API int ANeuralNetworksCompilation_createForDevices(ANeuralNetworksModel *model,
@@ -38,20 +40,24 @@ NN_API int ANeuralNetworksCompilation_createForDevices(ANeuralNetworksModel *mod
                                                        ANeuralNetworksCompilation **compilation)
 {
     if (compilation == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Compilation_createForDevices: compilation is NULL");
     *compilation = NULL;
     if (model == NULL || devices == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Compilation_createForDevices: %s is NULL",
+                       model == NULL ? "model" : "devices");
     int rc = nn_check_device_list(devices, numDevices);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
-    return create_compilation(model, devices[0], numDevices == 1, compilation);
+        return nn_fail(rc, "Compilation_createForDevices: invalid device list");
+    return nn_fail(create_compilation(model, devices[0], numDevices == 1, compilation),
+                   "Compilation_createForDevices");
 }
 
 NN_API void ANeuralNetworksCompilation_free(ANeuralNetworksCompilation *c)
 {
     if (c == NULL)
         return;
+    nn_profile_flush();
     nn_plan_free(c->plan);
     free(c->cache_dir);
     free(c);
@@ -61,12 +67,15 @@ NN_API int ANeuralNetworksCompilation_setPreference(ANeuralNetworksCompilation *
                                                     int32_t preference)
 {
     if (c == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Compilation_setPreference: compilation is NULL");
     if (c->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Compilation_setPreference: the compilation is finished");
     if (preference < ANEURALNETWORKS_PREFER_LOW_POWER ||
         preference > ANEURALNETWORKS_PREFER_SUSTAINED_SPEED)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Compilation_setPreference: unknown preference %d",
+                       preference);
     c->preference = preference;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -74,12 +83,15 @@ NN_API int ANeuralNetworksCompilation_setPreference(ANeuralNetworksCompilation *
 NN_API int ANeuralNetworksCompilation_setPriority(ANeuralNetworksCompilation *c, int priority)
 {
     if (c == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Compilation_setPriority: compilation is NULL");
     if (c->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Compilation_setPriority: the compilation is finished");
     if (priority != ANEURALNETWORKS_PRIORITY_LOW && priority != ANEURALNETWORKS_PRIORITY_MEDIUM &&
         priority != ANEURALNETWORKS_PRIORITY_HIGH)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Compilation_setPriority: unknown priority %d",
+                       priority);
     c->priority = priority;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -87,11 +99,14 @@ NN_API int ANeuralNetworksCompilation_setPriority(ANeuralNetworksCompilation *c,
 NN_API int ANeuralNetworksCompilation_setTimeout(ANeuralNetworksCompilation *c, uint64_t duration)
 {
     if (c == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Compilation_setTimeout: compilation is NULL");
     if (c->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Compilation_setTimeout: the compilation is finished");
     if (!c->explicit_single_device)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "Compilation_setTimeout: only for a compilation created for one device");
     c->timeout_ns = duration;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -100,12 +115,14 @@ NN_API int ANeuralNetworksCompilation_setCaching(ANeuralNetworksCompilation *c,
                                                  const char *cacheDir, const uint8_t *token)
 {
     if (c == NULL || cacheDir == NULL || token == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Compilation_setCaching: an argument is NULL");
     if (c->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Compilation_setCaching: the compilation is finished");
     char *dir = strdup(cacheDir);
     if (dir == NULL)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "Compilation_setCaching: out of memory");
     free(c->cache_dir);
     c->cache_dir = dir;
     memcpy(c->cache_token, token, sizeof c->cache_token);
@@ -115,10 +132,12 @@ NN_API int ANeuralNetworksCompilation_setCaching(ANeuralNetworksCompilation *c,
 NN_API int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c)
 {
     if (c == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Compilation_finish: compilation is NULL");
     if (c->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Compilation_finish: the compilation is finished");
     uint64_t start = nn_now_ns();
+    nn_profile_init(); /* before any execution of it can run */
     int rc = nn_plan_build(c->model, &c->plan);
     if (rc == ANEURALNETWORKS_NO_ERROR && c->timeout_ns && nn_now_ns() - start > c->timeout_ns) {
         nn_plan_free(c->plan);
@@ -127,6 +146,8 @@ NN_API int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c)
     }
     /* A compilation is finished even when it failed: it can only be freed. */
     c->finished = true;
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return nn_fail(rc, "Compilation_finish");
     return rc;
 }
 
@@ -134,11 +155,13 @@ static int check_io_query(const ANeuralNetworksCompilation *c, uint32_t index, b
                           const void *out)
 {
     if (c == NULL || out == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "getPreferredMemory*: an argument is NULL");
     if (!c->finished || c->plan == NULL)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "getPreferredMemory*: the compilation is not finished or failed");
     if (index >= (input ? c->model->n_inputs : c->model->n_outputs))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "getPreferredMemory*: %s %u out of range",
+                       input ? "input" : "output", index);
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -181,15 +204,16 @@ NN_API int ANeuralNetworksCompilation_getPreferredMemoryPaddingForOutput(
 NN_API int ANeuralNetworksBurst_create(ANeuralNetworksCompilation *c, ANeuralNetworksBurst **burst)
 {
     if (burst == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Burst_create: burst is NULL");
     *burst = NULL;
     if (c == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Burst_create: compilation is NULL");
     if (!c->finished || c->plan == NULL)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Burst_create: the compilation is not finished or failed");
     ANeuralNetworksBurst *b = calloc(1, sizeof *b);
     if (b == NULL)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "Burst_create: out of memory");
     b->compilation = c;
     pthread_mutex_init(&b->lock, NULL);
     *burst = b;

@@ -23,52 +23,207 @@ bool nn_tensor_bytes(const nn_tensor *t, size_t *bytes)
     return true;
 }
 
-/* Collects the models reachable through MODEL operands, main first, and
- * rejects a model that references itself directly or through others. */
+/*
+ * The models reachable through MODEL operands, main first, with an index
+ * from model to position (open addressing on the pointer) so that every
+ * lookup is O(1). The walk keeps its own stack: nesting depth is bounded by
+ * memory, not by the caller's native stack.
+ */
 typedef struct model_list {
     const ANeuralNetworksModel **items;
+    uint32_t *depth;          /* per item: control-flow levels below it */
     uint32_t n;
     uint32_t cap;
+    const ANeuralNetworksModel **keys;  /* hash slots, NULL = empty */
+    uint32_t *slot_item;
+    size_t n_slots;           /* a power of two, at least twice n */
 } model_list;
+
+static size_t slot_of(const model_list *l, const ANeuralNetworksModel *m)
+{
+    size_t h = (size_t)(uintptr_t)m;
+    h ^= h >> 17;
+    h *= (size_t)0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+    size_t mask = l->n_slots - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask)
+        if (l->keys[i] == NULL || l->keys[i] == m)
+            return i;
+}
 
 static int list_index(const model_list *l, const ANeuralNetworksModel *m)
 {
-    for (uint32_t i = 0; i < l->n; i++)
-        if (l->items[i] == m)
-            return (int)i;
-    return -1;
+    if (l->n_slots == 0)
+        return -1;
+    size_t i = slot_of(l, m);
+    return l->keys[i] == m ? (int)l->slot_item[i] : -1;
 }
 
-static int collect_models(const ANeuralNetworksModel *m, model_list *all, model_list *stack)
+static void list_free(model_list *l)
 {
-    if (list_index(stack, m) >= 0)
-        return ANEURALNETWORKS_BAD_DATA;
-    if (list_index(all, m) >= 0)
-        return ANEURALNETWORKS_NO_ERROR;
-    if (all->n == all->cap || stack->n == stack->cap) {
-        uint32_t cap = all->cap ? all->cap * 2 : 4;
-        const ANeuralNetworksModel **a = realloc(all->items, cap * sizeof *a);
-        if (a == NULL)
+    free(l->items);
+    free(l->depth);
+    free(l->keys);
+    free(l->slot_item);
+}
+
+static int list_add(model_list *l, const ANeuralNetworksModel *m, uint32_t *index)
+{
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? l->cap * 2 : 8;
+        const ANeuralNetworksModel **items = realloc(l->items, cap * sizeof *items);
+        if (items == NULL)
             return ANEURALNETWORKS_OUT_OF_MEMORY;
-        all->items = a;
-        all->cap = cap;
-        const ANeuralNetworksModel **s = realloc(stack->items, cap * sizeof *s);
-        if (s == NULL)
+        l->items = items;
+        uint32_t *depth = realloc(l->depth, cap * sizeof *depth);
+        if (depth == NULL)
             return ANEURALNETWORKS_OUT_OF_MEMORY;
-        stack->items = s;
-        stack->cap = cap;
+        l->depth = depth;
+        l->cap = cap;
     }
-    all->items[all->n++] = m;
-    stack->items[stack->n++] = m;
-    for (uint32_t i = 0; i < m->n_operands; i++) {
-        const nn_operand *o = &m->operands[i];
-        if (o->lifetime != NN_LIFETIME_SUBGRAPH)
+    if ((size_t)(l->n + 1) * 2 > l->n_slots) {
+        size_t n_slots = l->n_slots ? l->n_slots * 2 : 16;
+        model_list grown = *l;
+        grown.n_slots = n_slots;
+        grown.keys = calloc(n_slots, sizeof *grown.keys);
+        grown.slot_item = malloc(n_slots * sizeof *grown.slot_item);
+        if (grown.keys == NULL || grown.slot_item == NULL) {
+            free(grown.keys);
+            free(grown.slot_item);
+            return ANEURALNETWORKS_OUT_OF_MEMORY;
+        }
+        for (uint32_t k = 0; k < l->n; k++) {
+            size_t i = slot_of(&grown, l->items[k]);
+            grown.keys[i] = l->items[k];
+            grown.slot_item[i] = k;
+        }
+        free(l->keys);
+        free(l->slot_item);
+        *l = grown;
+    }
+    size_t i = slot_of(l, m);
+    l->keys[i] = m;
+    l->slot_item[i] = l->n;
+    l->items[l->n] = m;
+    l->depth[l->n] = 0;
+    *index = l->n++;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+typedef struct walk_frame {
+    uint32_t item;
+    uint32_t next_operand;
+} walk_frame;
+
+/* Depth-first walk from the main model. A model can only reference models
+ * finished before it, so references cannot form a cycle; one is still
+ * refused (BAD_DATA) rather than trusted. */
+static int collect_models(const ANeuralNetworksModel *main, model_list *all)
+{
+    uint32_t first;
+    int rc = list_add(all, main, &first);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    walk_frame *stack = malloc(8 * sizeof *stack);
+    uint8_t *on_stack = NULL;
+    uint32_t n_stack = 0, cap_stack = 8, cap_flags = 0;
+    if (stack == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    stack[n_stack++] = (walk_frame){first, 0};
+    while (rc == ANEURALNETWORKS_NO_ERROR && n_stack > 0) {
+        if (cap_flags < all->cap) {
+            uint8_t *f = realloc(on_stack, all->cap);
+            if (f == NULL) {
+                rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+                break;
+            }
+            memset(f + cap_flags, 0, all->cap - cap_flags);
+            on_stack = f;
+            cap_flags = all->cap;
+        }
+        walk_frame *top = &stack[n_stack - 1];
+        const ANeuralNetworksModel *m = all->items[top->item];
+        on_stack[top->item] = 1;
+        while (top->next_operand < m->n_operands &&
+               m->operands[top->next_operand].lifetime != NN_LIFETIME_SUBGRAPH)
+            top->next_operand++;
+        if (top->next_operand == m->n_operands) {
+            on_stack[top->item] = 0;
+            uint32_t done = top->item;
+            if (--n_stack > 0) {
+                uint32_t parent = stack[n_stack - 1].item;
+                if (all->depth[done] + 1 > all->depth[parent])
+                    all->depth[parent] = all->depth[done] + 1;
+            }
             continue;
-        int rc = collect_models(o->subgraph, all, stack);
+        }
+        const ANeuralNetworksModel *sub = m->operands[top->next_operand++].subgraph;
+        int k = list_index(all, sub);
+        if (k >= 0) {
+            if (on_stack[k]) {
+                nn_vlog("compilation: a model references itself");
+                rc = ANEURALNETWORKS_BAD_DATA;
+            } else if (all->depth[k] + 1 > all->depth[top->item]) {
+                all->depth[top->item] = all->depth[k] + 1;
+            }
+            continue;
+        }
+        uint32_t item;
+        rc = list_add(all, sub, &item);
         if (rc != ANEURALNETWORKS_NO_ERROR)
-            return rc;
+            break;
+        if (n_stack == cap_stack) {
+            walk_frame *grown = realloc(stack, (size_t)cap_stack * 2 * sizeof *stack);
+            if (grown == NULL) {
+                rc = ANEURALNETWORKS_OUT_OF_MEMORY;
+                break;
+            }
+            stack = grown;
+            cap_stack *= 2;
+        }
+        stack[n_stack++] = (walk_frame){item, 0};
     }
-    stack->n--;
+    free(stack);
+    free(on_stack);
+    return rc;
+}
+
+/*
+ * A step Android's runtime compiles but whose computation fails: a value it
+ * checks only at execution (see nn_check_value) or shapes that contradict each
+ * other. It runs in place of the operation, logs why and fails; its state is
+ * the reason.
+ */
+static int failing_prepare(nn_op_call *call)
+{
+    nn_vlog("compute: %s fails: %s", nn_op_name(call->op_type), (const char *)call->state);
+    return ANEURALNETWORKS_OP_FAILED;
+}
+
+static int failing_execute(nn_op_call *call)
+{
+    (void)call;
+    return ANEURALNETWORKS_OP_FAILED;
+}
+
+static const nn_op_def failing_step = {
+    .code = -1,
+    .name = "failing step",
+    .prepare = failing_prepare,
+    .execute = failing_execute,
+    .release = free,
+    .optional_inputs = true,
+};
+
+static int make_failing(nn_step *step, const char *reason)
+{
+    nn_vlog("compilation: operation %u (%s) will fail at execution: %s", step->op_index,
+            nn_op_name(step->op->type), reason);
+    char *copy = strdup(reason);
+    if (copy == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    step->def = &failing_step;
+    step->state = copy;
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -128,11 +283,25 @@ static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor *
     };
     int rc = ANEURALNETWORKS_NO_ERROR;
     if (step->def->prepare && inputs_known(sp, op)) {
+        nn_reason_clear();
         rc = step->def->prepare(&call);
-        for (uint32_t i = 0; i < op->n_out && rc == ANEURALNETWORKS_NO_ERROR; i++)
+        for (uint32_t i = 0; i < op->n_out && rc == ANEURALNETWORKS_NO_ERROR; i++) {
             rc = merge_shape(&sp->tensors[op->out[i]], &outs[i]);
+            if (rc != ANEURALNETWORKS_NO_ERROR)
+                nn_reason("output %u: the shape inferred from the inputs is not the declared one",
+                          i);
+        }
         for (uint32_t i = 0; i < op->n_out; i++)
             ptrs[op->n_in + i] = &sp->tensors[op->out[i]];
+        /* Shapes that contradict each other compile on Android; computing
+         * them fails. */
+        if (rc == ANEURALNETWORKS_BAD_DATA || rc == ANEURALNETWORKS_OP_FAILED) {
+            nn_reason_default("the input shapes do not fit the operation");
+            char reason[256];
+            snprintf(reason, sizeof reason, "%s", nn_take_reason());
+            free(outs);
+            return make_failing(step, reason);
+        }
     }
     if (rc == ANEURALNETWORKS_NO_ERROR && step->def->plan) {
         call.out = ptrs + op->n_in;
@@ -142,26 +311,101 @@ static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor *
     return rc;
 }
 
-/* Places temporaries of known size in one arena: each gets the lowest
- * offset that does not overlap any already placed temporary alive at the
- * same time; the largest are placed first. */
+/* Free ranges of the arena, sorted by offset, never adjacent. */
+typedef struct free_list {
+    size_t *offset;
+    size_t *size;
+    uint32_t n;
+} free_list;
+
+/* Best fit among the free ranges, else the end of the arena (growing a
+ * free range that reaches it). */
+static size_t arena_take(free_list *fl, size_t *total, size_t size)
+{
+    uint32_t best = UINT32_MAX;
+    for (uint32_t k = 0; k < fl->n; k++)
+        if (fl->size[k] >= size && (best == UINT32_MAX || fl->size[k] < fl->size[best]))
+            best = k;
+    if (best == UINT32_MAX && fl->n > 0 && fl->offset[fl->n - 1] + fl->size[fl->n - 1] == *total)
+        best = fl->n - 1;
+    if (best == UINT32_MAX) {
+        size_t offset = *total;
+        *total += size;
+        return offset;
+    }
+    size_t offset = fl->offset[best];
+    if (fl->size[best] > size) {
+        fl->offset[best] += size;
+        fl->size[best] -= size;
+        return offset;
+    }
+    if (offset + size > *total)
+        *total = offset + size;
+    fl->n--;
+    memmove(fl->offset + best, fl->offset + best + 1, (fl->n - best) * sizeof *fl->offset);
+    memmove(fl->size + best, fl->size + best + 1, (fl->n - best) * sizeof *fl->size);
+    return offset;
+}
+
+static void arena_give(free_list *fl, size_t offset, size_t size)
+{
+    uint32_t lo = 0, hi = fl->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (fl->offset[mid] < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    bool join_prev = lo > 0 && fl->offset[lo - 1] + fl->size[lo - 1] == offset;
+    bool join_next = lo < fl->n && offset + size == fl->offset[lo];
+    if (join_prev && join_next) {
+        fl->size[lo - 1] += size + fl->size[lo];
+        fl->n--;
+        memmove(fl->offset + lo, fl->offset + lo + 1, (fl->n - lo) * sizeof *fl->offset);
+        memmove(fl->size + lo, fl->size + lo + 1, (fl->n - lo) * sizeof *fl->size);
+    } else if (join_prev) {
+        fl->size[lo - 1] += size;
+    } else if (join_next) {
+        fl->offset[lo] = offset;
+        fl->size[lo] += size;
+    } else {
+        memmove(fl->offset + lo + 1, fl->offset + lo, (fl->n - lo) * sizeof *fl->offset);
+        memmove(fl->size + lo + 1, fl->size + lo, (fl->n - lo) * sizeof *fl->size);
+        fl->offset[lo] = offset;
+        fl->size[lo] = size;
+        fl->n++;
+    }
+}
+
+/* Places temporaries of known size in one arena, sweeping the steps in
+ * order: a temporary takes the best-fitting free range when its step
+ * produces it and gives it back after its last reader. Each step costs the
+ * number of free ranges, which stays small, not the number of operands. */
 static int plan_arena(nn_subplan *sp)
 {
     const ANeuralNetworksModel *m = sp->model;
-    uint32_t n = m->n_operands;
+    uint32_t n = m->n_operands, n_steps = sp->n_steps;
     uint32_t *first = malloc((n ? n : 1) * sizeof *first);
     uint32_t *last = malloc((n ? n : 1) * sizeof *last);
     size_t *size = calloc(n ? n : 1, sizeof *size);
-    uint32_t *cand = malloc((n ? n : 1) * sizeof *cand);
+    /* candidates bucketed by the step that produces them and by the step
+     * that reads them last (counting sort) */
+    uint32_t *born_start = calloc((size_t)n_steps + 2, sizeof *born_start);
+    uint32_t *dead_start = calloc((size_t)n_steps + 2, sizeof *dead_start);
+    uint32_t *born = malloc((n ? n : 1) * sizeof *born);
+    uint32_t *dead = malloc((n ? n : 1) * sizeof *dead);
+    free_list fl = {malloc((n ? n : 1) * sizeof(size_t)), malloc((n ? n : 1) * sizeof(size_t)), 0};
     int rc = ANEURALNETWORKS_OUT_OF_MEMORY;
-    if (!first || !last || !size || !cand)
+    if (!first || !last || !size || !born_start || !dead_start || !born || !dead || !fl.offset ||
+        !fl.size)
         goto out;
     for (uint32_t i = 0; i < n; i++) {
         sp->arena_offset[i] = SIZE_MAX;
         first[i] = UINT32_MAX;
         last[i] = 0;
     }
-    for (uint32_t s = 0; s < sp->n_steps; s++) {
+    for (uint32_t s = 0; s < n_steps; s++) {
         const nn_operation *op = sp->steps[s].op;
         for (uint32_t b = 0; b < op->n_out; b++)
             if (first[op->out[b]] == UINT32_MAX)
@@ -169,7 +413,6 @@ static int plan_arena(nn_subplan *sp)
         for (uint32_t a = 0; a < op->n_in; a++)
             last[op->in[a]] = s;
     }
-    uint32_t n_cand = 0;
     for (uint32_t i = 0; i < n; i++) {
         const nn_tensor *t = &sp->tensors[i];
         if (m->operands[i].lifetime != NN_LIFETIME_TEMPORARY || first[i] == UINT32_MAX)
@@ -177,39 +420,29 @@ static int plan_arena(nn_subplan *sp)
         size_t bytes;
         if (!nn_tensor_shape_known(t) || !nn_tensor_bytes(t, &bytes) || bytes == 0)
             continue;
-        if (bytes > SIZE_MAX / 2)
-            continue;
+        if (bytes > SIZE_MAX / 4 / (n ? n : 1))
+            continue; /* no sum of such sizes may overflow */
         size[i] = (bytes + NN_ARENA_ALIGN - 1) & ~(size_t)(NN_ARENA_ALIGN - 1);
         if (last[i] < first[i])
             last[i] = first[i];
-        /* insertion by decreasing size */
-        uint32_t k = n_cand++;
-        while (k > 0 && size[cand[k - 1]] < size[i]) {
-            cand[k] = cand[k - 1];
-            k--;
-        }
-        cand[k] = i;
+        born_start[first[i] + 2]++;
+        dead_start[last[i] + 2]++;
     }
-    size_t total = 0;
-    for (uint32_t c = 0; c < n_cand; c++) {
-        uint32_t i = cand[c];
-        size_t offset = 0;
-        bool moved = true;
-        while (moved) {
-            moved = false;
-            for (uint32_t p = 0; p < c; p++) {
-                uint32_t j = cand[p];
-                bool live_together = first[i] <= last[j] && first[j] <= last[i];
-                size_t j_end = sp->arena_offset[j] + size[j];
-                if (live_together && offset < j_end && sp->arena_offset[j] < offset + size[i]) {
-                    offset = j_end;
-                    moved = true;
-                }
-            }
+    for (uint32_t s = 0; s < n_steps; s++) {
+        born_start[s + 2] += born_start[s + 1];
+        dead_start[s + 2] += dead_start[s + 1];
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (size[i]) {
+            born[born_start[first[i] + 1]++] = i;
+            dead[dead_start[last[i] + 1]++] = i;
         }
-        sp->arena_offset[i] = offset;
-        if (offset + size[i] > total)
-            total = offset + size[i];
+    size_t total = 0;
+    for (uint32_t s = 0; s < n_steps; s++) {
+        for (uint32_t k = born_start[s]; k < born_start[s + 1]; k++)
+            sp->arena_offset[born[k]] = arena_take(&fl, &total, size[born[k]]);
+        for (uint32_t k = dead_start[s]; k < dead_start[s + 1]; k++)
+            arena_give(&fl, sp->arena_offset[dead[k]], size[dead[k]]);
     }
     sp->arena_size = total;
     rc = ANEURALNETWORKS_NO_ERROR;
@@ -217,7 +450,12 @@ out:
     free(first);
     free(last);
     free(size);
-    free(cand);
+    free(born_start);
+    free(dead_start);
+    free(born);
+    free(dead);
+    free(fl.offset);
+    free(fl.size);
     return rc;
 }
 
@@ -279,19 +517,27 @@ static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which
         step->op = &m->operations[step->op_index];
         step->def = nn_op_lookup(step->op->type);
         if (step->def == NULL || step->def->execute == NULL) {
-            nn_vlog("compilation: operation %u (%s) is not supported", step->op_index,
-                    nn_op_name(step->op->type));
+            /* As Android's runtime when no device can run an operation. */
+            nn_reason("operation %u (%s) is supported by no device", step->op_index,
+                      nn_op_name(step->op->type));
             return ANEURALNETWORKS_BAD_DATA;
         }
         uint32_t io = step->op->n_in + step->op->n_out;
         if (io > sp->max_op_io)
             sp->max_op_io = io;
     }
+    for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++) {
+        bool fails = false;
+        rc = nn_validate_operation(m, sp->steps[s].op, &fails);
+        if (rc == ANEURALNETWORKS_NO_ERROR && fails)
+            rc = make_failing(&sp->steps[s], nn_deferred_reason());
+    }
     nn_tensor **ptrs = calloc(sp->max_op_io ? sp->max_op_io : 1, sizeof *ptrs);
     if (ptrs == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++)
-        rc = prepare_step(sp, &sp->steps[s], plan->relaxed, ptrs);
+        if (sp->steps[s].def != &failing_step)
+            rc = prepare_step(sp, &sp->steps[s], plan->relaxed, ptrs);
     free(ptrs);
     if (rc == ANEURALNETWORKS_NO_ERROR)
         rc = plan_arena(sp);
@@ -323,7 +569,7 @@ static void log_plan(const nn_plan *plan)
 {
     if (!nn_vlog_enabled())
         return;
-    uint32_t counts[ANEURALNETWORKS_RANK + 1] = {0};
+    uint32_t counts[NN_LAST_OPERATION + 1] = {0};
     uint32_t total = 0;
     for (uint32_t k = 0; k < plan->n_subs; k++)
         for (uint32_t s = 0; s < plan->subs[k].n_steps; s++) {
@@ -333,7 +579,7 @@ static void log_plan(const nn_plan *plan)
     char line[2048];
     size_t used = 0;
     line[0] = '\0';
-    for (int32_t c = 0; c <= ANEURALNETWORKS_RANK && used < sizeof line; c++)
+    for (int32_t c = 0; c <= NN_LAST_OPERATION && used < sizeof line; c++)
         if (counts[c]) {
             int w = snprintf(line + used, sizeof line - used, " %s=%u", nn_op_name(c),
                              counts[c]);
@@ -348,24 +594,29 @@ static void log_plan(const nn_plan *plan)
 int nn_plan_build(const ANeuralNetworksModel *model, nn_plan **out)
 {
     *out = NULL;
-    model_list all = {0}, stack = {0};
-    int rc = collect_models(model, &all, &stack);
-    free(stack.items);
+    model_list all = {0};
+    int rc = collect_models(model, &all);
+    if (rc == ANEURALNETWORKS_NO_ERROR && all.depth[0] > NN_MAX_CONTROL_FLOW_DEPTH) {
+        nn_vlog("compilation: control flow nested %u deep, more than the limit of %u",
+                all.depth[0], NN_MAX_CONTROL_FLOW_DEPTH);
+        rc = ANEURALNETWORKS_BAD_DATA;
+    }
     if (rc != ANEURALNETWORKS_NO_ERROR) {
-        free(all.items);
+        list_free(&all);
         return rc;
     }
     nn_plan *plan = calloc(1, sizeof *plan);
     if (plan == NULL || (plan->subs = calloc(all.n, sizeof *plan->subs)) == NULL) {
         free(plan);
-        free(all.items);
+        list_free(&all);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     }
     plan->n_subs = all.n;
     plan->relaxed = model->relaxed;
+    plan->nesting = all.depth[0];
     for (uint32_t k = 0; k < all.n && rc == ANEURALNETWORKS_NO_ERROR; k++)
         rc = build_subplan(plan, &all, k);
-    free(all.items);
+    list_free(&all);
     if (rc != ANEURALNETWORKS_NO_ERROR) {
         nn_plan_free(plan);
         return rc;

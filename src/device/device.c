@@ -8,7 +8,9 @@ static bool cpu_supports(const ANeuralNetworksModel *model, uint32_t op_index)
     const nn_op_def *def = nn_op_lookup(op->type);
     if (def == NULL || def->execute == NULL)
         return false;
-    return nn_validate_operation(model, op) == ANEURALNETWORKS_NO_ERROR;
+    /* Like Android's CPU driver: supported when it validates, even if a
+     * value it checks only at execution will make the computation fail. */
+    return nn_validate_operation(model, op, NULL) == ANEURALNETWORKS_NO_ERROR;
 }
 
 static const nn_driver cpu_driver = {.supports = cpu_supports};
@@ -18,7 +20,7 @@ static const ANeuralNetworksDevice devices[] = {
         .name = "nnapi_linux-cpu",
         .version = "0.1.0",
         .type = ANEURALNETWORKS_DEVICE_CPU,
-        .feature_level = ANEURALNETWORKS_FEATURE_LEVEL_5,
+        .feature_level = NN_RUNTIME_FEATURE_LEVEL,
         .driver = &cpu_driver,
     },
 };
@@ -44,15 +46,15 @@ bool nn_device_is_valid(const ANeuralNetworksDevice *d)
 int nn_check_device_list(const ANeuralNetworksDevice *const *devices, uint32_t n)
 {
     if (n == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("the device list is empty");
     for (uint32_t d = 0; d < n; d++) {
         if (devices[d] == NULL)
-            return ANEURALNETWORKS_UNEXPECTED_NULL;
+            return nn_because(ANEURALNETWORKS_UNEXPECTED_NULL, "device %u is NULL", d);
         if (!nn_device_is_valid(devices[d]))
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("device %u is not a device", d);
         for (uint32_t e = 0; e < d; e++)
             if (devices[e] == devices[d])
-                return ANEURALNETWORKS_BAD_DATA;
+                return nn_invalid("device %u is listed twice", d);
     }
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -60,7 +62,7 @@ int nn_check_device_list(const ANeuralNetworksDevice *const *devices, uint32_t n
 NN_API int ANeuralNetworks_getDeviceCount(uint32_t *numDevices)
 {
     if (numDevices == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "getDeviceCount: numDevices is NULL");
     *numDevices = nn_device_count();
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -68,10 +70,11 @@ NN_API int ANeuralNetworks_getDeviceCount(uint32_t *numDevices)
 NN_API int ANeuralNetworks_getDevice(uint32_t devIndex, ANeuralNetworksDevice **device)
 {
     if (device == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "getDevice: device is NULL");
     if (devIndex >= nn_device_count()) {
         *device = NULL;
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "getDevice: index %u of %u devices", devIndex,
+                       nn_device_count());
     }
     /* The public API hands out non-const pointers to immutable devices. */
     *device = (ANeuralNetworksDevice *)&devices[devIndex];
@@ -81,9 +84,9 @@ NN_API int ANeuralNetworks_getDevice(uint32_t devIndex, ANeuralNetworksDevice **
 NN_API int ANeuralNetworksDevice_getName(const ANeuralNetworksDevice *device, const char **name)
 {
     if (device == NULL || name == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Device_getName: an argument is NULL");
     if (!nn_device_is_valid(device))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Device_getName: not a device");
     *name = device->name;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -91,9 +94,9 @@ NN_API int ANeuralNetworksDevice_getName(const ANeuralNetworksDevice *device, co
 NN_API int ANeuralNetworksDevice_getType(const ANeuralNetworksDevice *device, int32_t *type)
 {
     if (device == NULL || type == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Device_getType: an argument is NULL");
     if (!nn_device_is_valid(device))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Device_getType: not a device");
     *type = device->type;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -102,9 +105,9 @@ NN_API int ANeuralNetworksDevice_getVersion(const ANeuralNetworksDevice *device,
                                             const char **version)
 {
     if (device == NULL || version == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Device_getVersion: an argument is NULL");
     if (!nn_device_is_valid(device))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Device_getVersion: not a device");
     *version = device->version;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -113,9 +116,10 @@ NN_API int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevice *de
                                                  int64_t *featureLevel)
 {
     if (device == NULL || featureLevel == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Device_getFeatureLevel: an argument is NULL");
     if (!nn_device_is_valid(device))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Device_getFeatureLevel: not a device");
     *featureLevel = device->feature_level;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -123,7 +127,7 @@ NN_API int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevice *de
 NN_API int ANeuralNetworksDevice_wait(const ANeuralNetworksDevice *device)
 {
     if (device == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Device_wait: device is NULL");
     /* The CPU device never enters a dead state. */
     return nn_device_is_valid(device) ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA;
 }

@@ -9,18 +9,19 @@ NN_API int ANeuralNetworksExecution_create(ANeuralNetworksCompilation *c,
                                            ANeuralNetworksExecution **execution)
 {
     if (execution == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Execution_create: execution is NULL");
     *execution = NULL;
     if (c == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Execution_create: compilation is NULL");
     if (!c->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Execution_create: the compilation is not finished");
     if (c->plan == NULL)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Execution_create: the compilation failed");
     const ANeuralNetworksModel *m = c->model;
     ANeuralNetworksExecution *e = calloc(1, sizeof *e);
     if (e == NULL)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "Execution_create: out of memory");
     e->inputs = calloc(m->n_inputs ? m->n_inputs : 1, sizeof *e->inputs);
     e->outputs = calloc(m->n_outputs ? m->n_outputs : 1, sizeof *e->outputs);
     e->result_shapes = calloc(m->n_outputs ? m->n_outputs : 1, sizeof *e->result_shapes);
@@ -31,7 +32,7 @@ NN_API int ANeuralNetworksExecution_create(ANeuralNetworksCompilation *c,
         free(e->result_shapes);
         free(e->insufficient);
         free(e);
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "Execution_create: out of memory");
     }
     e->compilation = c;
     e->state = NN_EXEC_PREPARATION;
@@ -63,7 +64,8 @@ static int check_preparation(ANeuralNetworksExecution *e)
     pthread_mutex_lock(&e->lock);
     bool ok = e->state == NN_EXEC_PREPARATION;
     pthread_mutex_unlock(&e->lock);
-    return ok ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_STATE;
+    return ok ? ANEURALNETWORKS_NO_ERROR
+              : nn_because(ANEURALNETWORKS_BAD_STATE, "the execution is not being prepared");
 }
 
 /*
@@ -81,12 +83,13 @@ static int resolve_type(const nn_operand *o, const ANeuralNetworksOperandType *t
     if (rc != ANEURALNETWORKS_NO_ERROR)
         return rc;
     if (type->type != o->type || type->scale != o->scale || type->zeroPoint != o->zero_point)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("the type, scale or zero point differs from the operand's");
     if (o->rank != 0 && type->dimensionCount != o->rank)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("rank %u, the operand has rank %u", type->dimensionCount, o->rank);
     for (uint32_t i = 0; i < o->rank; i++)
         if (o->dims[i] != 0 && type->dimensions[i] != o->dims[i])
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("dimension %u is %u, the operand has %u", i, type->dimensions[i],
+                              o->dims[i]);
     io->rank = type->dimensionCount;
     for (uint32_t i = 0; i < io->rank; i++)
         io->dims[i] = type->dimensions[i];
@@ -109,16 +112,17 @@ static int check_length(const ANeuralNetworksExecution *e, const nn_operand *o, 
                         bool input, size_t length)
 {
     if (!io_shape_known(o, io))
-        return input ? ANEURALNETWORKS_BAD_DATA : ANEURALNETWORKS_NO_ERROR;
+        return input ? nn_invalid("the input's dimensions are not all known")
+                     : ANEURALNETWORKS_NO_ERROR;
     size_t raw = nn_operand_bytes(o->type, io->rank, io->dims);
     bool zero_sized = false;
     for (uint32_t i = 0; i < io->rank; i++)
         zero_sized |= io->dims[i] == 0;
     if (raw == 0 && !zero_sized)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("the operand's size overflows");
     if (length == raw || (e->padding && length > raw))
         return ANEURALNETWORKS_NO_ERROR;
-    return ANEURALNETWORKS_BAD_DATA;
+    return nn_invalid("length %zu, the operand needs %zu bytes", length, raw);
 }
 
 static int set_io(ANeuralNetworksExecution *e, int32_t index, const ANeuralNetworksOperandType *type,
@@ -131,28 +135,32 @@ static int set_io(ANeuralNetworksExecution *e, int32_t index, const ANeuralNetwo
     const ANeuralNetworksModel *m = e->compilation->model;
     uint32_t count = input ? m->n_inputs : m->n_outputs;
     if (index < 0 || (uint32_t)index >= count)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("index %d of %u", index, count);
     if ((input ? e->inputs : e->outputs)[index].set)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_because(ANEURALNETWORKS_BAD_STATE, "the %s is already set",
+                          input ? "input" : "output");
     const nn_operand *o = &m->operands[input ? m->inputs[index] : m->outputs[index]];
     nn_io io = {.set = true};
     if (memory == NULL && buffer == NULL) {
-        /* Omitted optional operand. */
-        if (type != NULL && nn_check_operand_type(type, true) != ANEURALNETWORKS_NO_ERROR)
-            return ANEURALNETWORKS_BAD_DATA;
+        /* Omitted optional operand. A type given must fit the operand's and,
+         * for an input, be fully specified, as Android's ExecutionBuilder
+         * checks it: a less specific one is BAD_DATA. */
+        rc = resolve_type(o, type, &io);
+        if (rc == ANEURALNETWORKS_NO_ERROR && type != NULL && input && !io_shape_known(o, &io))
+            rc = ANEURALNETWORKS_BAD_DATA;
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
         io.omitted = true;
-        io.rank = o->rank;
-        memcpy(io.dims, o->dims, sizeof io.dims);
     } else if (memory != NULL && memory->kind == NN_MEMORY_DESC) {
         if (offset != 0 || length != 0)
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("a memory from a descriptor takes offset 0 and length 0");
         bool has_role = false;
         for (uint32_t i = 0; i < memory->n_roles; i++)
             has_role |= memory->roles[i].compilation == e->compilation &&
                         memory->roles[i].is_input == input &&
                         memory->roles[i].index == (uint32_t)index;
         if (!has_role)
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("the memory has no role for this %s", input ? "input" : "output");
         rc = resolve_type(o, type, &io);
         if (rc != ANEURALNETWORKS_NO_ERROR)
             return rc;
@@ -187,8 +195,11 @@ NN_API int ANeuralNetworksExecution_setInput(ANeuralNetworksExecution *e, int32_
                                              const void *buffer, size_t length)
 {
     if (e == NULL || (buffer == NULL && length != 0))
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    return set_io(e, index, type, (void *)buffer, NULL, 0, length, true);
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Execution_setInput: execution is NULL, or buffer NULL with length %zu",
+                       length);
+    return nn_fail(set_io(e, index, type, (void *)buffer, NULL, 0, length, true),
+                   "Execution_setInput(%d)", index);
 }
 
 NN_API int ANeuralNetworksExecution_setInputFromMemory(ANeuralNetworksExecution *e, int32_t index,
@@ -197,8 +208,10 @@ NN_API int ANeuralNetworksExecution_setInputFromMemory(ANeuralNetworksExecution 
                                                        size_t offset, size_t length)
 {
     if (e == NULL || memory == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    return set_io(e, index, type, NULL, memory, offset, length, true);
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Execution_setInputFromMemory: an argument is NULL");
+    return nn_fail(set_io(e, index, type, NULL, memory, offset, length, true),
+                   "Execution_setInputFromMemory(%d)", index);
 }
 
 NN_API int ANeuralNetworksExecution_setOutput(ANeuralNetworksExecution *e, int32_t index,
@@ -206,8 +219,11 @@ NN_API int ANeuralNetworksExecution_setOutput(ANeuralNetworksExecution *e, int32
                                               size_t length)
 {
     if (e == NULL || (buffer == NULL && length != 0))
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    return set_io(e, index, type, buffer, NULL, 0, length, false);
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Execution_setOutput: execution is NULL, or buffer NULL with length %zu",
+                       length);
+    return nn_fail(set_io(e, index, type, buffer, NULL, 0, length, false),
+                   "Execution_setOutput(%d)", index);
 }
 
 NN_API int ANeuralNetworksExecution_setOutputFromMemory(ANeuralNetworksExecution *e,
@@ -217,64 +233,74 @@ NN_API int ANeuralNetworksExecution_setOutputFromMemory(ANeuralNetworksExecution
                                                         size_t offset, size_t length)
 {
     if (e == NULL || memory == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
-    return set_io(e, index, type, NULL, memory, offset, length, false);
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Execution_setOutputFromMemory: an argument is NULL");
+    return nn_fail(set_io(e, index, type, NULL, memory, offset, length, false),
+                   "Execution_setOutputFromMemory(%d)", index);
 }
 
 NN_API int ANeuralNetworksExecution_setMeasureTiming(ANeuralNetworksExecution *e, bool measure)
 {
     if (e == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Execution_setMeasureTiming: execution is NULL");
     if (!e->compilation->explicit_single_device)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "Execution_setMeasureTiming: only for a compilation created for one device");
     int rc = check_preparation(e);
     if (rc == ANEURALNETWORKS_NO_ERROR)
         e->measure = measure;
-    return rc;
+    return nn_fail(rc, "Execution_setMeasureTiming: the execution is not being prepared");
 }
 
 NN_API int ANeuralNetworksExecution_setTimeout(ANeuralNetworksExecution *e, uint64_t duration)
 {
     if (e == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Execution_setTimeout: execution is NULL");
     if (!e->compilation->explicit_single_device)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "Execution_setTimeout: only for a compilation created for one device");
     int rc = check_preparation(e);
     if (rc == ANEURALNETWORKS_NO_ERROR)
         e->timeout_ns = duration;
-    return rc;
+    return nn_fail(rc, "Execution_setTimeout: the execution is not being prepared");
 }
 
 NN_API int ANeuralNetworksExecution_setLoopTimeout(ANeuralNetworksExecution *e, uint64_t duration)
 {
     if (e == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Execution_setLoopTimeout: execution is NULL");
     int rc = check_preparation(e);
     if (rc == ANEURALNETWORKS_NO_ERROR)
         e->loop_timeout_ns = duration > NN_MAX_LOOP_TIMEOUT_NS ? NN_MAX_LOOP_TIMEOUT_NS : duration;
-    return rc;
+    return nn_fail(rc, "Execution_setLoopTimeout: the execution is not being prepared");
 }
 
 NN_API int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution *e, bool reusable)
 {
     if (e == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Execution_setReusable: execution is NULL");
     int rc = check_preparation(e);
     if (rc == ANEURALNETWORKS_NO_ERROR)
         e->reusable = reusable;
-    return rc;
+    return nn_fail(rc, "Execution_setReusable: the execution is not being prepared");
 }
 
 NN_API int ANeuralNetworksExecution_enableInputAndOutputPadding(ANeuralNetworksExecution *e,
                                                                 bool enable)
 {
     if (e == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Execution_enableInputAndOutputPadding: execution is NULL");
     int rc = check_preparation(e);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
+        return nn_fail(rc,
+                       "Execution_enableInputAndOutputPadding: the execution is not being "
+                       "prepared");
     if (e->io_touched)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Execution_enableInputAndOutputPadding: inputs or outputs are already set");
     e->padding = enable;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -287,19 +313,20 @@ int nn_execution_begin(ANeuralNetworksExecution *e, bool fenced)
                      (e->state == NN_EXEC_COMPLETED && e->reusable);
     if (!startable) {
         pthread_mutex_unlock(&e->lock);
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_because(ANEURALNETWORKS_BAD_STATE,
+                          "the execution is running, or completed and not reusable");
     }
     int rc = ANEURALNETWORKS_NO_ERROR;
     for (uint32_t i = 0; i < m->n_inputs; i++)
         if (!e->inputs[i].set)
-            rc = ANEURALNETWORKS_BAD_DATA;
+            rc = nn_invalid("input %u is not set", i);
     for (uint32_t i = 0; i < m->n_outputs; i++) {
         if (!e->outputs[i].set)
-            rc = ANEURALNETWORKS_BAD_DATA;
+            rc = nn_invalid("output %u is not set", i);
         /* Fenced outputs must be fully specified: no dynamic shapes. */
         else if (fenced && !e->outputs[i].omitted &&
                  !io_shape_known(&m->operands[m->outputs[i]], &e->outputs[i]))
-            rc = ANEURALNETWORKS_BAD_DATA;
+            rc = nn_invalid("output %u of a fenced computation has unknown dimensions", i);
     }
     if (rc == ANEURALNETWORKS_NO_ERROR)
         e->state = NN_EXEC_COMPUTING;
@@ -329,7 +356,8 @@ static int check_desc_inputs(ANeuralNetworksExecution *e, nn_tensor *inputs)
         memcpy(inputs[i].dims, mem->dims, sizeof mem->dims);
         pthread_mutex_unlock(&mem->lock);
         if (!init)
-            return ANEURALNETWORKS_OP_FAILED;
+            return nn_because(ANEURALNETWORKS_OP_FAILED, "input %u: the memory was never written",
+                              i);
     }
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -351,7 +379,29 @@ static void update_desc_outputs(ANeuralNetworksExecution *e, int status)
     }
 }
 
-int nn_execution_run(ANeuralNetworksExecution *e, uint64_t start_ns, uint64_t fenced_start_ns)
+/* The computed output shapes must fit the dimensions given at setOutput
+ * (Android's ExecutionBuilder checks the driver's shapes the same way): an
+ * output of unspecified rank given a wrong shape fails the computation. */
+static int check_output_shapes(const ANeuralNetworksExecution *e, const nn_tensor *outputs, int rc)
+{
+    for (uint32_t i = 0; i < e->compilation->model->n_outputs; i++) {
+        const nn_io *io = &e->outputs[i];
+        const nn_tensor *t = &outputs[i];
+        if (io->omitted || io->rank == 0)
+            continue;
+        bool fits = io->rank == t->rank;
+        for (uint32_t d = 0; fits && d < io->rank; d++)
+            fits = io->dims[d] == 0 || io->dims[d] == t->dims[d];
+        if (!fits) {
+            nn_vlog("compute: output %u: the computed shape (rank %u) does not fit the "
+                    "dimensions given at setOutput", i, t->rank);
+            return ANEURALNETWORKS_OP_FAILED;
+        }
+    }
+    return rc;
+}
+
+int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t fenced_start_ns)
 {
     const ANeuralNetworksModel *m = e->compilation->model;
     const nn_subplan *main = &e->compilation->plan->subs[0];
@@ -381,13 +431,15 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t start_ns, uint64_t fe
         e->insufficient[i] = false;
     }
     e->ctx.loop_timeout_ns = e->loop_timeout_ns;
-    e->ctx.deadline_ns = e->timeout_ns ? start_ns + e->timeout_ns : 0;
+    e->ctx.deadline_ns = deadline_ns;
     int rc = check_desc_inputs(e, inputs);
     uint64_t begin = nn_now_ns();
     if (rc == ANEURALNETWORKS_NO_ERROR)
-        rc = nn_run_subplan(&e->ctx, main, inputs, outputs, e->insufficient);
+        rc = nn_run_plan(&e->ctx, inputs, outputs, e->insufficient);
     uint64_t end = nn_now_ns();
-    if (rc == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT && e->timeout_ns == 0)
+    if (rc == ANEURALNETWORKS_NO_ERROR || rc == ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE)
+        rc = check_output_shapes(e, outputs, rc);
+    if (rc == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT && deadline_ns == 0)
         rc = ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT;
     update_desc_outputs(e, rc);
     bool timed = e->measure && rc == ANEURALNETWORKS_NO_ERROR;
@@ -400,29 +452,31 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t start_ns, uint64_t fe
 NN_API int ANeuralNetworksExecution_compute(ANeuralNetworksExecution *e)
 {
     if (e == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Execution_compute: execution is NULL");
     uint64_t start = nn_now_ns();
     int rc = nn_execution_begin(e, false);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
-    rc = nn_execution_run(e, start, 0);
+        return nn_fail(rc, "Execution_compute");
+    rc = nn_execution_run(e, nn_deadline(start, e->timeout_ns), 0);
     nn_execution_end(e, rc);
-    return rc;
+    return nn_fail(rc, "Execution_compute: the computation failed (code %d)", rc);
 }
 
 NN_API int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution *e,
                                                  ANeuralNetworksBurst *burst)
 {
     if (e == NULL || burst == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Execution_burstCompute: an argument is NULL");
     if (burst->compilation != e->compilation)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "Execution_burstCompute: the burst is for another compilation");
     pthread_mutex_lock(&burst->lock);
     bool busy = burst->busy;
     burst->busy = true;
     pthread_mutex_unlock(&burst->lock);
     if (busy)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE, "Execution_burstCompute: the burst is busy");
     int rc = ANeuralNetworksExecution_compute(e);
     pthread_mutex_lock(&burst->lock);
     burst->busy = false;
@@ -433,17 +487,17 @@ NN_API int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution *e,
 static int check_completed(ANeuralNetworksExecution *e, int32_t index, uint32_t *out)
 {
     if (e == NULL || out == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_because(ANEURALNETWORKS_UNEXPECTED_NULL, "an argument is NULL");
     pthread_mutex_lock(&e->lock);
     enum nn_exec_state state = e->state;
     int status = e->status;
     pthread_mutex_unlock(&e->lock);
     if (state != NN_EXEC_COMPLETED)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_because(ANEURALNETWORKS_BAD_STATE, "the execution has not completed");
     if (status != ANEURALNETWORKS_NO_ERROR && status != ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_because(ANEURALNETWORKS_BAD_STATE, "the computation failed");
     if (index < 0 || (uint32_t)index >= e->compilation->model->n_outputs)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("output %d of %u", index, e->compilation->model->n_outputs);
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -452,7 +506,7 @@ NN_API int ANeuralNetworksExecution_getOutputOperandRank(ANeuralNetworksExecutio
 {
     int rc = check_completed(e, index, rank);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
+        return nn_fail(rc, "Execution_getOutputOperandRank");
     *rank = e->result_shapes[index].rank;
     return e->insufficient[index] ? ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE
                                   : ANEURALNETWORKS_NO_ERROR;
@@ -463,10 +517,11 @@ NN_API int ANeuralNetworksExecution_getOutputOperandDimensions(ANeuralNetworksEx
 {
     int rc = check_completed(e, index, dimensions);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
+        return nn_fail(rc, "Execution_getOutputOperandDimensions");
     const nn_tensor *t = &e->result_shapes[index];
     if (t->rank == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "Execution_getOutputOperandDimensions: output %d is a scalar", index);
     memcpy(dimensions, t->dims, t->rank * sizeof *dimensions);
     return e->insufficient[index] ? ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE
                                   : ANEURALNETWORKS_NO_ERROR;
@@ -476,13 +531,15 @@ NN_API int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecution *
                                                 int32_t durationCode, uint64_t *duration)
 {
     if (ce == NULL || duration == NULL)
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL,
+                       "Execution_getDuration: an argument is NULL");
     ANeuralNetworksExecution *e = (ANeuralNetworksExecution *)ce;
     pthread_mutex_lock(&e->lock);
     enum nn_exec_state state = e->state;
     pthread_mutex_unlock(&e->lock);
     if (state != NN_EXEC_COMPLETED)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "Execution_getDuration: the execution has not completed");
     switch (durationCode) {
     case ANEURALNETWORKS_DURATION_ON_HARDWARE:
     case ANEURALNETWORKS_DURATION_IN_DRIVER:
@@ -493,6 +550,7 @@ NN_API int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecution *
         *duration = e->fenced_duration_ns;
         return ANEURALNETWORKS_NO_ERROR;
     default:
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Execution_getDuration: unknown duration code %d",
+                       durationCode);
     }
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "runtime.h"
+#include "exec/profile.h"
 
 uint64_t nn_now_ns(void)
 {
@@ -303,7 +304,13 @@ int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn
             rc = ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT;
             break;
         }
-        rc = run_step(ctx, sp, &sp->steps[s], &rs, outputs, insufficient);
+        if (nn_profile_on()) {
+            uint64_t t0 = nn_now_ns();
+            rc = run_step(ctx, sp, &sp->steps[s], &rs, outputs, insufficient);
+            nn_profile_step(sp, &sp->steps[s], rs.t, ctx->depth, t0);
+        } else {
+            rc = run_step(ctx, sp, &sp->steps[s], &rs, outputs, insufficient);
+        }
     }
     bool short_buffer = false;
     for (uint32_t i = 0; i < m->n_outputs; i++) {
@@ -326,4 +333,54 @@ int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn
     if (rc == ANEURALNETWORKS_NO_ERROR && short_buffer)
         rc = ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE;
     return rc;
+}
+
+/*
+ * Control flow runs nested models by recursion, one group of frames per
+ * level. Shallow plans run on the calling thread; deeper ones on a thread
+ * whose stack is sized for the plan's nesting (bounded by
+ * NN_MAX_CONTROL_FLOW_DEPTH), so that no caller's stack size can make a
+ * valid compilation crash.
+ */
+#define NN_INLINE_NESTING 4u
+#define NN_STACK_BASE (1u << 20)
+#define NN_STACK_PER_LEVEL (16u << 10)
+
+typedef struct deep_run {
+    nn_exec_ctx *ctx;
+    const nn_subplan *sp;
+    nn_tensor *inputs;
+    nn_tensor *outputs;
+    bool *insufficient;
+    int rc;
+} deep_run;
+
+static void *deep_run_main(void *arg)
+{
+    deep_run *r = arg;
+    r->rc = nn_run_subplan(r->ctx, r->sp, r->inputs, r->outputs, r->insufficient);
+    return NULL;
+}
+
+int nn_run_plan(nn_exec_ctx *ctx, nn_tensor *inputs, nn_tensor *outputs, bool *insufficient)
+{
+    const nn_plan *plan = ctx->plan;
+    if (plan->nesting <= NN_INLINE_NESTING)
+        return nn_run_subplan(ctx, &plan->subs[0], inputs, outputs, insufficient);
+    deep_run r = {ctx, &plan->subs[0], inputs, outputs, insufficient, ANEURALNETWORKS_NO_ERROR};
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    int err = pthread_attr_setstacksize(&attr, NN_STACK_BASE +
+                                                       (size_t)plan->nesting * NN_STACK_PER_LEVEL);
+    pthread_t t;
+    if (err == 0)
+        err = pthread_create(&t, &attr, deep_run_main, &r);
+    pthread_attr_destroy(&attr);
+    if (err != 0) {
+        nn_vlog("execution: no thread for control flow nested %u deep", plan->nesting);
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
+    pthread_join(t, NULL);
+    return r.rc;
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NN_COPY_MAX_RANK 8
+#define NN_COPY_MAX_RANK 16 /* NN_MAX_RANK */
 
 /* Copies the box dims[0..rank) from src to dst, element (i0..) being at
  * src + sum(i_k * src_strides[k]) and dst + sum(i_k * dst_strides[k]).

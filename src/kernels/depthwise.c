@@ -14,29 +14,25 @@
 
 #include "android/NeuralNetworks.h"
 #include "kernels/depthwise_internal.h"
-#include "kernels/gemm_internal.h"
 #include "kernels/isa.h"
 #include "kernels/quant.h"
 #include "util/threadpool.h"
 
 /* Largest replicated input for multipliers above 1. */
 #define MAX_EXPANDED_BYTES ((size_t)64 << 20)
-/* Channels per quantized tile: bounds the accumulator tile on the stack. */
-#define CH_CHUNK 256
 
 typedef struct dw_isa {
     nn_dw_f32_fn f32;
     nn_dw_q8_fn q8;
-    nn_qgemm_requant_fn requant; /* vector requantization (right shifts only); NULL: scalar */
 } dw_isa;
 
-static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c, NULL};
+static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c};
 #if defined(NN_KERNELS_X86_64)
-static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2, NULL};
-static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512,
-                                  nn_qgemm_requant_avx512};
+static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2};
+static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512};
 #elif defined(NN_KERNELS_AARCH64)
-static const dw_isa isa_neon = {nn_dw_tile_f32_neon, nn_dw_tile_q8_neon, nn_qgemm_requant_neon};
+/* NEON float tiles; quantized tiles are the portable ones. */
+static const dw_isa isa_neon = {nn_dw_tile_f32_neon, nn_dw_tile_q8_c};
 #endif
 /* The tiles of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const dw_isa *dw_isa_get(void)
@@ -80,22 +76,22 @@ void nn_dw_tile_f32_c(const nn_dw_tile *t, size_t px, const float *in, const flo
 }
 
 void nn_dw_tile_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                     int32_t in_zero, const float *f, int32_t *acc)
+                     int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out)
 {
     for (size_t p = 0; p < px; p++) {
-        int32_t *a = acc + p * t->out_px;
         const uint8_t *ip = in + p * t->in_px;
-        for (size_t c = 0; c < t->nc; c++)
-            a[c] = 0;
-        for (size_t r = 0; r < t->rows; r++)
-            for (size_t j = 0; j < t->cols; j++) {
-                const uint8_t *x = ip + r * t->in_row + j * t->in_col;
-                const float *w = f + r * t->f_row + j * t->f_col;
-                for (size_t c = 0; c < t->nc; c++) {
-                    int32_t v = (in_signed ? (int8_t)x[c] : x[c]) - in_zero;
-                    a[c] = nn_wrapping_add_i32(a[c], v * (int32_t)w[c]);
+        uint8_t *op = out + p * t->out_px;
+        for (size_t c = 0; c < t->nc; c++) {
+            int32_t acc = o->bias[c];
+            for (size_t r = 0; r < t->rows; r++)
+                for (size_t j = 0; j < t->cols; j++) {
+                    uint8_t x = ip[r * t->in_row + j * t->in_col + c];
+                    int32_t v = (in_signed ? (int8_t)x : x) - in_zero;
+                    acc = nn_wrapping_add_i32(acc, v * f[r * t->f_row + j * t->f_col + c]);
                 }
-            }
+            int32_t q = nn_wrapping_add_i32(nn_mul_by_quant_mult(acc, o->mult[c], o->shift[c]), o->out_zero);
+            op[c] = (uint8_t)nn_clamp_i32(q, o->lo, o->hi); /* the low byte: int8 or uint8 */
+        }
     }
 }
 
@@ -105,13 +101,12 @@ typedef struct dw_job {
     const nn_dw_geom *g;
     const dw_isa *isa;   /* NULL: the bounds-checked path */
     const void *in;      /* out_c channels (multiplier 1) on the tile path */
-    const float *f;      /* float filter; quantized: minus the zero point */
+    const float *f;      /* float filter */
     const float *bias;   /* float path, may be NULL */
     float lo, hi;
     const nn_dw_quant *q;
-    const int32_t *qbias, *rshift; /* quantized: bias (zeros when absent), -shift */
-    bool vec_requant;
-    const int32_t *wf;   /* quantized filter minus zero point (bounds-checked path) */
+    const int32_t *qbias; /* quantized: bias (zeros when absent) */
+    const int32_t *wf;   /* quantized filter minus its zero point */
     size_t xa, xb;       /* output columns whose taps all fall inside the input */
     void *out;
 } dw_job;
@@ -179,34 +174,6 @@ static void tap_range(int64_t base, int64_t step, uint32_t n, uint32_t size, siz
     *hi = (size_t)b;
 }
 
-/* Quantized accumulators of px pixels (channels [c0, c0 + nc)) to 8 bits. */
-static void requant_tile(const dw_job *J, size_t px, size_t c0, size_t nc, const int32_t *acc,
-                         size_t obase)
-{
-    const nn_dw_quant *q = J->q;
-    size_t C = J->g->out_c;
-    for (size_t p = 0; p < px; p++) {
-        const int32_t *a = acc + p * nc;
-        size_t o = obase + p * C + c0;
-        if (J->vec_requant) {
-            for (size_t c = 0; c < nc; c += 16)
-                J->isa->requant(nc - c < 16 ? nc - c : 16, a + c, 0, J->qbias + c0 + c,
-                                        q->mult + c0 + c, J->rshift + c0 + c, q->out_zero, q->lo,
-                                        q->hi, q->out_signed, (uint8_t *)J->out + o + c);
-            continue;
-        }
-        for (size_t c = 0; c < nc; c++) {
-            int32_t sum = nn_wrapping_add_i32(a[c], J->qbias[c0 + c]);
-            int32_t v = q->out_zero + nn_mul_by_quant_mult(sum, q->mult[c0 + c], q->shift[c0 + c]);
-            v = nn_clamp_i32(v, q->lo, q->hi);
-            if (q->out_signed)
-                ((int8_t *)J->out)[o + c] = (int8_t)v;
-            else
-                ((uint8_t *)J->out)[o + c] = (uint8_t)v;
-        }
-    }
-}
-
 static void dw_row_tiles(const dw_job *J, size_t n, size_t oy)
 {
     const nn_dw_geom *g = J->g;
@@ -243,22 +210,16 @@ static void dw_row_tiles(const dw_job *J, size_t n, size_t oy)
             in_off = (row_px + (size_t)(xbase + (int64_t)c_lo * g->dil_w)) * C;
             f_off = (r_lo * g->f_w + c_lo) * C;
         }
-        const float *f = J->f + f_off;
         size_t obase = ((n * g->out_h + oy) * g->out_w + ox) * C;
         if (!J->q) {
-            J->isa->f32(&t, px, (const float *)J->in + in_off, f, J->bias, J->lo, J->hi,
-                        (float *)J->out + obase);
+            J->isa->f32(&t, px, (const float *)J->in + in_off, J->f + f_off, J->bias, J->lo,
+                        J->hi, (float *)J->out + obase);
             continue;
         }
-        int32_t acc[NN_DW_PX_MAX * CH_CHUNK];
-        for (size_t c0 = 0; c0 < C; c0 += CH_CHUNK) {
-            nn_dw_tile tc = t;
-            tc.nc = C - c0 < CH_CHUNK ? C - c0 : CH_CHUNK;
-            tc.out_px = tc.nc;
-            J->isa->q8(&tc, px, (const uint8_t *)J->in + in_off + c0, J->q->in_signed,
-                       J->q->in_zero, f + c0, acc);
-            requant_tile(J, px, c0, tc.nc, acc, obase);
-        }
+        const nn_dw_quant *q = J->q;
+        nn_dw_out o = {J->qbias, q->mult, q->shift, q->out_zero, q->lo, q->hi};
+        J->isa->q8(&t, px, (const uint8_t *)J->in + in_off, q->in_signed, q->in_zero,
+                   J->wf + f_off, &o, (uint8_t *)J->out + obase);
     }
 }
 
@@ -341,24 +302,16 @@ int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
                     const nn_dw_quant *q, void *out)
 {
     size_t taps = (size_t)g->f_h * g->f_w, oc = g->out_c;
-    int32_t *wf = malloc((2 * taps * oc + 3 * oc + 1) * sizeof(int32_t));
+    int32_t *wf = malloc((taps * oc + oc + 1) * sizeof(int32_t));
     if (!wf)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
-    int32_t *bias = wf + taps * oc, *rshift = bias + oc;
-    float *ff = (float *)(rshift + oc);
-    for (size_t i = 0; i < taps * oc; i++) {
+    int32_t *bias = wf + taps * oc;
+    for (size_t i = 0; i < taps * oc; i++)
         wf[i] = (q->filter_signed ? ((const int8_t *)filter)[i] : ((const uint8_t *)filter)[i]) -
                 q->filter_zero;
-        ff[i] = (float)wf[i];
-    }
-    dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .f = ff, .q = q, .qbias = bias,
-                .rshift = rshift, .wf = wf, .out = out};
-    J.vec_requant = J.isa->requant != NULL;
-    for (size_t c = 0; c < oc; c++) {
+    for (size_t c = 0; c < oc; c++)
         bias[c] = q->bias ? q->bias[c] : 0;
-        rshift[c] = -q->shift[c];
-        J.vec_requant = J.vec_requant && q->shift[c] <= 0;
-    }
+    dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .q = q, .qbias = bias, .wf = wf, .out = out};
     int rc = ANEURALNETWORKS_NO_ERROR;
     void *expanded = NULL;
     if (taps > NN_DW_MAX_TAPS)

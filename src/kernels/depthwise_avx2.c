@@ -4,6 +4,7 @@
 #include <immintrin.h>
 
 #include "kernels/depthwise_internal.h"
+#include "kernels/requant_simd.h"
 
 /* The channels [done, nc) of a tile, by the portable kernels. */
 static nn_dw_tile tail_of(const nn_dw_tile *t, size_t done)
@@ -66,74 +67,100 @@ void nn_dw_tile_f32_avx2(const nn_dw_tile *t, size_t px, const float *in, const 
     }
 }
 
-static inline __attribute__((always_inline)) __m256 load_q8(const bool SIGNED, const uint8_t *p,
-                                                            __m256i zin)
+static inline __attribute__((always_inline)) __m256i load_q8(const bool SIGNED, const uint8_t *p)
 {
     __m128i raw = _mm_loadl_epi64((const __m128i *)(const void *)p);
-    __m256i x = SIGNED ? _mm256_cvtepi8_epi32(raw) : _mm256_cvtepu8_epi32(raw);
-    return _mm256_cvtepi32_ps(_mm256_sub_epi32(x, zin));
+    return SIGNED ? _mm256_cvtepi8_epi32(raw) : _mm256_cvtepu8_epi32(raw);
 }
 
+/* 8 clamped int32 lanes (within the 8-bit range) to 8 bytes at p. */
+static inline void store8(uint8_t *p, __m256i v, bool out_signed)
+{
+    __m256i w = _mm256_packs_epi32(v, v);
+    __m128i a = _mm256_castsi256_si128(w), b = _mm256_extracti128_si256(w, 1);
+    __m128i bytes = out_signed ? _mm_packs_epi16(a, b) : _mm_packus_epi16(a, b);
+    /* bytes: lanes 0-3 of a, 0-3 of a again, then those of b. */
+    _mm_storel_epi64((__m128i *)(void *)p, _mm_unpacklo_epi32(bytes, _mm_srli_si128(bytes, 8)));
+}
+
+/* The input zero point is taken out once per vector at the end:
+ * sum (x - z) f = sum x f - z sum f, exact in 32 bits for the taps allowed. */
 static inline __attribute__((always_inline)) void q8_tile(const int PX, const bool SIGNED,
                                                           const nn_dw_tile *t, size_t nv,
                                                           const uint8_t *in, int32_t in_zero,
-                                                          const float *f, int32_t *acc_out)
+                                                          const int32_t *f, const nn_dw_out *o,
+                                                          uint8_t *out)
 {
-    const __m256i zin = _mm256_set1_epi32(in_zero);
+    const __m256i zin = _mm256_set1_epi32(in_zero), zero = _mm256_setzero_si256();
+    const __m256i oz = _mm256_set1_epi32(o->out_zero);
+    const __m256i lo = _mm256_set1_epi32(o->lo), hi = _mm256_set1_epi32(o->hi);
+    const bool out_signed = o->lo < 0;
     for (size_t c = 0; c < nv; c += 8) {
-        __m256 acc[NN_DW_PX_MAX];
+        __m256i acc[NN_DW_PX_MAX], fsum = _mm256_setzero_si256();
 #pragma GCC unroll 8
         for (int p = 0; p < PX; p++)
-            acc[p] = _mm256_setzero_ps();
+            acc[p] = _mm256_setzero_si256();
         for (size_t r = 0; r < t->rows; r++) {
             const uint8_t *ir = in + r * t->in_row + c;
-            const float *fr = f + r * t->f_row + c;
+            const int32_t *fr = f + r * t->f_row + c;
             for (size_t j = 0; j < t->cols; j++) {
-                const __m256 fv = _mm256_loadu_ps(fr + j * t->f_col);
+                const __m256i fv = _mm256_loadu_si256((const __m256i *)(const void *)(fr + j * t->f_col));
+                fsum = _mm256_add_epi32(fsum, fv);
                 const uint8_t *ij = ir + j * t->in_col;
 #pragma GCC unroll 8
                 for (int p = 0; p < PX; p++)
-                    acc[p] = _mm256_fmadd_ps(load_q8(SIGNED, ij + p * t->in_px, zin), fv, acc[p]);
+                    acc[p] = _mm256_add_epi32(acc[p], _mm256_mullo_epi32(load_q8(SIGNED, ij + p * t->in_px), fv));
             }
         }
+        __m256i base = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(o->bias + c)),
+                                        _mm256_mullo_epi32(fsum, zin));
+        __m256i mult = _mm256_loadu_si256((const __m256i *)(const void *)(o->mult + c));
+        __m256i shift = _mm256_loadu_si256((const __m256i *)(const void *)(o->shift + c));
+        __m256i left = _mm256_max_epi32(shift, zero);
+        __m256i right = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
+        bool any_left = !_mm256_testz_si256(left, left);
 #pragma GCC unroll 8
-        for (int p = 0; p < PX; p++)
-            _mm256_storeu_si256((__m256i *)(void *)(acc_out + p * t->out_px + c),
-                                _mm256_cvtps_epi32(acc[p]));
+        for (int p = 0; p < PX; p++) {
+            __m256i x = _mm256_add_epi32(acc[p], base);
+            x = _mm256_add_epi32(nn_requant_avx2(x, mult, left, right, any_left), oz);
+            x = _mm256_min_epi32(_mm256_max_epi32(x, lo), hi);
+            store8(out + p * t->out_px + c, x, out_signed);
+        }
     }
 }
 
 static inline __attribute__((always_inline)) void q8_tiles(const bool SIGNED, const nn_dw_tile *t,
                                                            size_t px, size_t nv, const uint8_t *in,
-                                                           int32_t in_zero, const float *f,
-                                                           int32_t *acc)
+                                                           int32_t in_zero, const int32_t *f,
+                                                           const nn_dw_out *o, uint8_t *out)
 {
     switch (px) {
     case 8:
-        q8_tile(8, SIGNED, t, nv, in, in_zero, f, acc);
+        q8_tile(8, SIGNED, t, nv, in, in_zero, f, o, out);
         break;
     case 4:
-        q8_tile(4, SIGNED, t, nv, in, in_zero, f, acc);
+        q8_tile(4, SIGNED, t, nv, in, in_zero, f, o, out);
         break;
     case 2:
-        q8_tile(2, SIGNED, t, nv, in, in_zero, f, acc);
+        q8_tile(2, SIGNED, t, nv, in, in_zero, f, o, out);
         break;
     default:
         for (size_t p = 0; p < px; p++)
-            q8_tile(1, SIGNED, t, nv, in + p * t->in_px, in_zero, f, acc + p * t->out_px);
+            q8_tile(1, SIGNED, t, nv, in + p * t->in_px, in_zero, f, o, out + p * t->out_px);
     }
 }
 
 void nn_dw_tile_q8_avx2(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                        int32_t in_zero, const float *f, int32_t *acc)
+                        int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out)
 {
     size_t nv = t->nc & ~(size_t)7;
     if (in_signed)
-        q8_tiles(true, t, px, nv, in, in_zero, f, acc);
+        q8_tiles(true, t, px, nv, in, in_zero, f, o, out);
     else
-        q8_tiles(false, t, px, nv, in, in_zero, f, acc);
+        q8_tiles(false, t, px, nv, in, in_zero, f, o, out);
     if (nv < t->nc) {
         nn_dw_tile r = tail_of(t, nv);
-        nn_dw_tile_q8_c(&r, px, in + nv, in_signed, in_zero, f + nv, acc + nv);
+        nn_dw_out tail = {o->bias + nv, o->mult + nv, o->shift + nv, o->out_zero, o->lo, o->hi};
+        nn_dw_tile_q8_c(&r, px, in + nv, in_signed, in_zero, f + nv, &tail, out + nv);
     }
 }

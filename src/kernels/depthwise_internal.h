@@ -3,7 +3,9 @@
  * other in one output row (multiplier 1: channel c reads input channel c),
  * over channels [0, nc) of the pointers given, and over a rectangle of
  * filter taps that lies inside the input for every pixel of the tile, so
- * the kernels check no bounds.
+ * the kernels check no bounds. A new instruction set supplies an f32 and a
+ * q8 tile function and an entry in depthwise.c's dw_isa_get(); its q8
+ * tiles must give the portable tile's bytes exactly (tests/test_qkernels).
  */
 #ifndef NN_KERNELS_DEPTHWISE_INTERNAL_H
 #define NN_KERNELS_DEPTHWISE_INTERNAL_H
@@ -28,29 +30,36 @@ typedef struct nn_dw_tile {
 /* out[p][c] = clamp(bias[c] + sum in * f, lo, hi); bias may be NULL. */
 typedef void (*nn_dw_f32_fn)(const nn_dw_tile *t, size_t px, const float *in, const float *f,
                              const float *bias, float lo, float hi, float *out);
-/* acc[p][c] = sum (in - in_zero) * f, in 8-bit (signed or not), f the
- * filter minus its zero point as float: exact while the taps are at most
- * NN_DW_MAX_TAPS (products below 2^16, sums below 2^24). */
+/* The output stage of a quantized tile; the arrays start at the tile's
+ * first channel. */
+typedef struct nn_dw_out {
+    const int32_t *bias, *mult, *shift; /* per channel; shift positive = left */
+    int32_t out_zero, lo, hi;
+} nn_dw_out;
+
+/* out[p][c] = clamp(out_zero + nn_mul_by_quant_mult(bias[c] + sum (in - in_zero)
+ * * f, mult[c], shift[c]), lo, hi) in 8 bits (int8 or uint8 by the clamp
+ * range), pixel step t->out_px; in is 8-bit (signed or not), f the filter
+ * minus its zero point. All in 32-bit integers: exact while the taps are at
+ * most NN_DW_MAX_TAPS (|sums| < 2^25). */
 typedef void (*nn_dw_q8_fn)(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                            int32_t in_zero, const float *f, int32_t *acc);
+                            int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out);
 
 #define NN_DW_MAX_TAPS 256
 
 void nn_dw_tile_f32_c(const nn_dw_tile *t, size_t px, const float *in, const float *f,
                       const float *bias, float lo, float hi, float *out);
 void nn_dw_tile_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                     int32_t in_zero, const float *f, int32_t *acc);
+                     int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out);
 void nn_dw_tile_f32_avx2(const nn_dw_tile *t, size_t px, const float *in, const float *f,
                          const float *bias, float lo, float hi, float *out);
 void nn_dw_tile_q8_avx2(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                        int32_t in_zero, const float *f, int32_t *acc);
+                        int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out);
 void nn_dw_tile_f32_avx512(const nn_dw_tile *t, size_t px, const float *in, const float *f,
                            const float *bias, float lo, float hi, float *out);
 void nn_dw_tile_q8_avx512(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                          int32_t in_zero, const float *f, int32_t *acc);
+                          int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out);
 void nn_dw_tile_f32_neon(const nn_dw_tile *t, size_t px, const float *in, const float *f,
                          const float *bias, float lo, float hi, float *out);
-void nn_dw_tile_q8_neon(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                        int32_t in_zero, const float *f, int32_t *acc);
 
 #endif

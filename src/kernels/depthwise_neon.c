@@ -1,8 +1,7 @@
 /* aarch64 Advanced SIMD depthwise tiles: 8 channels (two vectors) per step,
  * one accumulator pair per pixel, so the pixels' multiply-add chains overlap
  * and share each filter load; channels past the last full block of 8 go to
- * the portable tile. The quantized tile works in float as the x86 ones do:
- * exact while the taps are at most NN_DW_MAX_TAPS (depthwise_internal.h). */
+ * the portable tile. Quantized tiles are the portable ones on aarch64. */
 #include <arm_neon.h>
 
 #include "kernels/depthwise_internal.h"
@@ -72,88 +71,5 @@ void nn_dw_tile_f32_neon(const nn_dw_tile *t, size_t px, const float *in, const 
     if (nv < t->nc) {
         nn_dw_tile r = tail_of(t, nv);
         nn_dw_tile_f32_c(&r, px, in + nv, f + nv, bias ? bias + nv : NULL, lo, hi, out + nv);
-    }
-}
-
-/* 8 input bytes minus the zero point, as two float vectors. */
-static inline __attribute__((always_inline)) void load_q8(const bool SIGNED, const uint8_t *p,
-                                                          int32x4_t zin, float32x4_t *lo,
-                                                          float32x4_t *hi)
-{
-    const int16x8_t x = SIGNED ? vmovl_s8(vld1_s8((const int8_t *)p))
-                               : vreinterpretq_s16_u16(vmovl_u8(vld1_u8(p)));
-    *lo = vcvtq_f32_s32(vsubq_s32(vmovl_s16(vget_low_s16(x)), zin));
-    *hi = vcvtq_f32_s32(vsubq_s32(vmovl_high_s16(x), zin));
-}
-
-static inline __attribute__((always_inline)) void q8_tile(const int PX, const bool SIGNED,
-                                                          const nn_dw_tile *t, size_t nv,
-                                                          const uint8_t *in, int32_t in_zero,
-                                                          const float *f, int32_t *acc_out)
-{
-    const int32x4_t zin = vdupq_n_s32(in_zero);
-    for (size_t c = 0; c < nv; c += 8) {
-        float32x4_t acc0[NN_DW_PX_MAX], acc1[NN_DW_PX_MAX];
-#pragma GCC unroll 8
-        for (int p = 0; p < PX; p++) {
-            acc0[p] = vdupq_n_f32(0.0f);
-            acc1[p] = vdupq_n_f32(0.0f);
-        }
-        for (size_t r = 0; r < t->rows; r++) {
-            const uint8_t *ir = in + r * t->in_row + c;
-            const float *fr = f + r * t->f_row + c;
-            for (size_t j = 0; j < t->cols; j++) {
-                const float32x4_t f0 = vld1q_f32(fr + j * t->f_col);
-                const float32x4_t f1 = vld1q_f32(fr + j * t->f_col + 4);
-                const uint8_t *ij = ir + j * t->in_col;
-#pragma GCC unroll 8
-                for (int p = 0; p < PX; p++) {
-                    float32x4_t x0, x1;
-                    load_q8(SIGNED, ij + p * t->in_px, zin, &x0, &x1);
-                    acc0[p] = vfmaq_f32(acc0[p], x0, f0);
-                    acc1[p] = vfmaq_f32(acc1[p], x1, f1);
-                }
-            }
-        }
-#pragma GCC unroll 8
-        for (int p = 0; p < PX; p++) {
-            vst1q_s32(acc_out + p * t->out_px + c, vcvtnq_s32_f32(acc0[p]));
-            vst1q_s32(acc_out + p * t->out_px + c + 4, vcvtnq_s32_f32(acc1[p]));
-        }
-    }
-}
-
-static inline __attribute__((always_inline)) void q8_tiles(const bool SIGNED, const nn_dw_tile *t,
-                                                           size_t px, size_t nv, const uint8_t *in,
-                                                           int32_t in_zero, const float *f,
-                                                           int32_t *acc)
-{
-    switch (px) {
-    case 8:
-        q8_tile(8, SIGNED, t, nv, in, in_zero, f, acc);
-        break;
-    case 4:
-        q8_tile(4, SIGNED, t, nv, in, in_zero, f, acc);
-        break;
-    case 2:
-        q8_tile(2, SIGNED, t, nv, in, in_zero, f, acc);
-        break;
-    default:
-        for (size_t p = 0; p < px; p++)
-            q8_tile(1, SIGNED, t, nv, in + p * t->in_px, in_zero, f, acc + p * t->out_px);
-    }
-}
-
-void nn_dw_tile_q8_neon(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                        int32_t in_zero, const float *f, int32_t *acc)
-{
-    size_t nv = t->nc & ~(size_t)7;
-    if (in_signed)
-        q8_tiles(true, t, px, nv, in, in_zero, f, acc);
-    else
-        q8_tiles(false, t, px, nv, in, in_zero, f, acc);
-    if (nv < t->nc) {
-        nn_dw_tile r = tail_of(t, nv);
-        nn_dw_tile_q8_c(&r, px, in + nv, in_signed, in_zero, f + nv, acc + nv);
     }
 }

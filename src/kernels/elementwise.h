@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NN_EW_MAX_RANK 8
+#define NN_EW_MAX_RANK 16 /* NN_MAX_RANK */
 
 typedef struct nn_ew_geom {
     uint32_t rank;                   /* >= 1 after merging */

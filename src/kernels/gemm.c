@@ -46,16 +46,19 @@ void nn_sgemm_kernel_c(size_t mr, size_t kc, const float *a, size_t lda, const f
         }
 }
 
-void nn_qgemm_kernel_c(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                       const int32_t *b, int32_t *acc, bool init)
+void nn_qgemm_kernel_c(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                       int32_t *acc, bool init)
 {
     if (init)
         memset(acc, 0, mr * NR * sizeof *acc);
     for (size_t g = 0; g < kq; g++) {
         const int8_t *bg = (const int8_t *)(b + g * NR);
-        const uint8_t *ag = (const uint8_t *)(apack + g * mr_stride);
         for (size_t i = 0; i < mr; i++) {
-            const uint8_t *ai = ag + 4 * i;
+            uint32_t w;
+            memcpy(&w, a->base + g * a->group + i * a->row, 4);
+            w ^= a->flip;
+            uint8_t ai[4];
+            memcpy(ai, &w, 4);
             for (size_t j = 0; j < NR; j++) {
                 const int8_t *bj = bg + 4 * j;
                 acc[i * NR + j] = nn_wrapping_add_i32(
@@ -63,6 +66,25 @@ void nn_qgemm_kernel_c(size_t mr, size_t kq, const uint32_t *apack, size_t mr_st
             }
         }
     }
+}
+
+void nn_qgemm_fused_c(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                      const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+{
+    int32_t acc[NN_QGEMM_MR_C * NR];
+    nn_qgemm_kernel_c(mr, kq, a, b, acc, true);
+    for (size_t i = 0; i < mr; i++)
+        for (size_t j = 0; j < e->cols; j++) {
+            int32_t v = acc[i * NR + j];
+            if (acc_in)
+                v = nn_wrapping_add_i32(v, acc_in[i * NR + j]);
+            v = nn_wrapping_add_i32(v, e->col_term[j]);
+            if (e->row_term)
+                v = nn_wrapping_add_i32(v, e->row_term[i]);
+            v = nn_wrapping_add_i32(nn_mul_by_quant_mult(v, e->mult[j], e->shift[j]), e->out_zero);
+            v = nn_clamp_i32(v, e->lo, e->hi);
+            c[i * ldc + j] = (uint8_t)v; /* the low byte is the int8 or uint8 value */
+        }
 }
 
 void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
@@ -91,21 +113,19 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 
 /* ---- run-time selection ---- */
 
-static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C,
-                                   nn_qgemm_kernel_c, NULL, nn_sgemm_dot_c};
+static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C, false,
+                                   nn_qgemm_kernel_c, nn_qgemm_fused_c, nn_sgemm_dot_c};
 #if defined(NN_KERNELS_X86_64)
-static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NN_QGEMM_MR_AVX2,
-                                      nn_qgemm_kernel_avx2, NULL, nn_sgemm_dot_c};
+static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NN_QGEMM_MR_AVX2, true,
+                                      nn_qgemm_kernel_avx2, nn_qgemm_fused_avx2, nn_sgemm_dot_c};
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
-                                        NN_QGEMM_MR_AVX512, nn_qgemm_kernel_avx512,
-                                        nn_qgemm_requant_avx512, nn_sgemm_dot_avx512};
+                                        NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
+                                        nn_qgemm_fused_avx512, nn_sgemm_dot_avx512};
 #elif defined(NN_KERNELS_AARCH64)
-static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NN_QGEMM_MR_NEON,
-                                      nn_qgemm_kernel_neon, nn_qgemm_requant_neon,
-                                      nn_sgemm_dot_neon};
-static const nn_gemm_isa isa_neondot = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon,
-                                         NN_QGEMM_MR_NEONDOT, nn_qgemm_kernel_neondot,
-                                         nn_qgemm_requant_neon, nn_sgemm_dot_neon};
+/* NEON float kernels; int8 takes the portable kernels on both levels (no
+ * NEON kernels for the fused int8 interface yet). */
+static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NN_QGEMM_MR_C, false,
+                                      nn_qgemm_kernel_c, nn_qgemm_fused_c, nn_sgemm_dot_neon};
 #endif
 /* The kernels of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const nn_gemm_isa *gemm_isa(void)
@@ -118,7 +138,6 @@ static const nn_gemm_isa *gemm_isa(void)
         return &isa_avx2;
 #elif defined(NN_KERNELS_AARCH64)
     case NN_ISA_NEONDOT:
-        return &isa_neondot;
     case NN_ISA_NEON:
         return &isa_neon;
 #endif
@@ -328,6 +347,7 @@ struct nn_qgemm_packed {
     int32_t zero;    /* B zero point after the shift to int8 */
     int32_t *colsum; /* panels * NR sums of shifted B */
     int32_t *data;   /* panels x kq x NR words of 4 int8 */
+    int16_t *wide;   /* data widened to int16, for the ISAs that want it (q_wide_b) */
 };
 
 nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
@@ -363,6 +383,17 @@ nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
         }
         p->colsum[j] = sum;
     }
+    if (gemm_isa()->q_wide_b) {
+        size_t bytes = cols * p->kq * 4;
+        p->wide = aligned_alloc64(bytes * sizeof(int16_t));
+        if (!p->wide) {
+            nn_qgemm_packed_free(p);
+            return NULL;
+        }
+        const int8_t *narrow = (const int8_t *)p->data;
+        for (size_t i = 0; i < bytes; i++)
+            p->wide[i] = narrow[i];
+    }
     return p;
 }
 
@@ -371,6 +402,7 @@ void nn_qgemm_packed_free(nn_qgemm_packed *p)
     if (p) {
         free(p->colsum);
         free(p->data);
+        free(p->wide);
         free(p);
     }
 }
@@ -411,95 +443,153 @@ typedef struct {
     size_t mb, col_tasks;
 } qgemm_job;
 
+/* Packs rows [i0, i0 + rows) of A, k values from k0 (kc of them), as uint8
+ * words apack[g * mr + i]; adds each row's byte sum to rowsum[i] when
+ * wanted (only a non-zero B zero point needs it). */
+static void pack_a(const nn_q8_matrix *a, size_t i0, size_t rows, size_t mr, size_t k0, size_t kc,
+                   bool want_sums, uint32_t *apack, int32_t *rowsum)
+{
+    const uint8_t flip = a->is_signed ? 0x80 : 0;
+    const uint32_t flip4 = a->is_signed ? 0x80808080u : 0;
+    const size_t kq = (kc + 3) / 4, full = kc / 4;
+    for (size_t i = 0; i < rows; i++) {
+        const uint8_t *row = (const uint8_t *)a->data + (i0 + i) * a->ld + k0;
+        if (want_sums)
+            rowsum[i] += byte_sum(row, kc, flip);
+        for (size_t g = 0; g < full; g++) {
+            uint32_t w;
+            memcpy(&w, row + 4 * g, 4);
+            apack[g * mr + i] = w ^ flip4;
+        }
+        if (full < kq) {
+            uint8_t tail[4] = {0, 0, 0, 0};
+            for (size_t q = 4 * full; q < kc; q++)
+                tail[q - 4 * full] = (uint8_t)(row[q] ^ flip);
+            memcpy(&apack[full * mr + i], tail, 4);
+        }
+    }
+}
+
+/* The scalar output stage, for what the fused kernels cannot take: int32
+ * output, or terms that do not fit in 32 bits (computed here in 64). */
+static void qgemm_store_scalar(const qgemm_job *J, size_t i0, size_t rows, size_t j0, size_t cols,
+                               const int32_t *acc, const int64_t *rterm, int32_t za)
+{
+    const nn_qgemm_packed *bp = J->bp;
+    const nn_requant *rq = J->rq;
+    for (size_t i = 0; i < rows; i++) {
+        size_t ci = (i0 + i) * J->ldc + j0;
+        for (size_t j = 0; j < cols; j++) {
+            int64_t w = acc[i * NR + j] + rterm[i] - (int64_t)za * bp->colsum[j0 + j];
+            if (J->bias)
+                w += J->bias[j0 + j];
+            int32_t v = sat32(w);
+            if (!rq) {
+                ((int32_t *)J->c)[ci + j] = v;
+                continue;
+            }
+            size_t ch = rq->per_channel ? j0 + j : 0;
+            int32_t q = nn_wrapping_add_i32(rq->out_zero, nn_mul_by_quant_mult(v, rq->mult[ch], rq->shift[ch]));
+            q = nn_clamp_i32(q, rq->lo, rq->hi);
+            if (rq->out_signed)
+                ((int8_t *)J->c)[ci + j] = (int8_t)q;
+            else
+                ((uint8_t *)J->c)[ci + j] = (uint8_t)q;
+        }
+    }
+}
+
 static void qgemm_task(void *arg, size_t begin, size_t end)
 {
     const qgemm_job *J = arg;
     const nn_qgemm_packed *bp = J->bp;
+    const nn_requant *rq = J->rq;
     const size_t mr = J->isa->q_mr, n = bp->n, k = bp->k;
-    const bool a_signed = J->a->is_signed;
-    const int32_t za = a_signed ? J->a->zero + 128 : J->a->zero;
+    const int32_t za = J->a->is_signed ? J->a->zero + 128 : J->a->zero;
     const int32_t zb = bp->zero;
-    const uint8_t flip = a_signed ? 0x80 : 0;
-    const uint32_t flip4 = a_signed ? 0x80808080u : 0;
-    int32_t col_term[NR], mult[NR], rshift[NR];
+    /* One k block: the accumulators stay in the kernel's registers. */
+    const bool single = k <= KQ;
+    /* Whole words of 4 k-steps: the kernels read A where it is (a partial
+     * last word meets the zeros that pad the B panel). */
+    const bool in_place = k % 4 == 0 || J->a->padded;
+    int32_t col_term[NB_PANELS][NR], mult[NB_PANELS][NR], shift[NB_PANELS][NR];
+    bool panel_fused[NB_PANELS];
     uint32_t apack[KQ / 4 * NN_GEMM_MAX_MR];
     int32_t acc[NB_PANELS][NN_GEMM_MAX_MR * NR];
-    int32_t rowsum[NN_GEMM_MAX_MR];
+    int32_t rowsum[NN_GEMM_MAX_MR], row_term[NN_GEMM_MAX_MR];
+    int64_t rterm[NN_GEMM_MAX_MR];
     for (size_t t = begin; t < end; t++) {
         size_t r0 = (t / J->col_tasks) * J->mb;
         size_t r1 = r0 + J->mb < J->m ? r0 + J->mb : J->m;
         size_t p0 = (t % J->col_tasks) * NB_PANELS;
         size_t p1 = p0 + NB_PANELS < bp->panels ? p0 + NB_PANELS : bp->panels;
+        for (size_t pn = p0; pn < p1; pn++) {
+            size_t j0 = pn * NR, cols = n - j0 < NR ? n - j0 : NR;
+            bool ok = rq != NULL && k > 0;
+            for (size_t j = 0; ok && j < cols; j++) {
+                size_t ch = rq->per_channel ? j0 + j : 0;
+                int64_t ct = -(int64_t)za * bp->colsum[j0 + j] + (J->bias ? J->bias[j0 + j] : 0);
+                col_term[pn - p0][j] = sat32(ct);
+                mult[pn - p0][j] = rq->mult[ch];
+                shift[pn - p0][j] = rq->shift[ch];
+                ok = ct == col_term[pn - p0][j];
+            }
+            panel_fused[pn - p0] = ok;
+        }
         for (size_t i0 = r0; i0 < r1; i0 += mr) {
             size_t rows = r1 - i0 < mr ? r1 - i0 : mr;
             for (size_t i = 0; i < rows; i++)
                 rowsum[i] = 0;
-            for (size_t pn = p0; pn < p1; pn++)
-                memset(acc[pn - p0], 0, sizeof acc[0]);
+            bool rows_fit = true;
             for (size_t k0 = 0; k0 < k; k0 += KQ) {
-                size_t kc = k - k0 < KQ ? k - k0 : KQ;
-                size_t kq = (kc + 3) / 4;
-                for (size_t i = 0; i < rows; i++) {
-                    const uint8_t *row = (const uint8_t *)J->a->data + (i0 + i) * J->a->ld + k0;
-                    rowsum[i] += byte_sum(row, kc, flip);
-                    size_t full = kc / 4;
-                    for (size_t g = 0; g < full; g++) {
-                        uint32_t w;
-                        memcpy(&w, row + 4 * g, 4);
-                        apack[g * mr + i] = w ^ flip4;
-                    }
-                    if (full < kq) {
-                        uint8_t tail[4] = {0, 0, 0, 0};
-                        for (size_t q = 4 * full; q < kc; q++)
-                            tail[q - 4 * full] = (uint8_t)(row[q] ^ flip);
-                        memcpy(&apack[full * mr + i], tail, 4);
+                size_t kc = k - k0 < KQ ? k - k0 : KQ, kq = (kc + 3) / 4;
+                nn_q8_rows arows;
+                if (in_place) {
+                    const uint8_t *base = (const uint8_t *)J->a->data + i0 * J->a->ld + k0;
+                    arows = (nn_q8_rows){base, J->a->ld, 4, J->a->is_signed ? 0x80808080u : 0};
+                    for (size_t i = 0; zb != 0 && i < rows; i++)
+                        rowsum[i] += byte_sum(base + i * J->a->ld, kc, J->a->is_signed ? 0x80 : 0);
+                } else {
+                    pack_a(J->a, i0, rows, mr, k0, kc, zb != 0, apack, rowsum);
+                    arows = (nn_q8_rows){(const uint8_t *)apack, 4, 4 * mr, 0};
+                }
+                bool last = k0 + kc >= k;
+                if (last) {
+                    for (size_t i = 0; i < rows; i++) {
+                        rterm[i] = (int64_t)k * za * zb - (int64_t)zb * rowsum[i];
+                        row_term[i] = sat32(rterm[i]);
+                        rows_fit = rows_fit && rterm[i] == row_term[i];
                     }
                 }
+                for (size_t pn = p0; pn < p1; pn++) {
+                    size_t word = pn * bp->kq * NR + (k0 / 4) * NR;
+                    const int32_t *b = bp->wide ? (const int32_t *)(const void *)(bp->wide + 4 * word)
+                                                : bp->data + word;
+                    if (last && rows_fit && panel_fused[pn - p0]) {
+                        size_t j0 = pn * NR;
+                        nn_qgemm_epilogue e = {.col_term = col_term[pn - p0], .mult = mult[pn - p0],
+                                               .shift = shift[pn - p0], .row_term = zb ? row_term : NULL,
+                                               .cols = n - j0 < NR ? n - j0 : NR,
+                                               .out_zero = rq->out_zero, .lo = rq->lo, .hi = rq->hi,
+                                               .out_signed = rq->out_signed};
+                        J->isa->qfused(rows, kq, &arows, b, single ? NULL : acc[pn - p0], &e,
+                                       (uint8_t *)J->c + (i0 * J->ldc + j0), J->ldc);
+                    } else {
+                        J->isa->qkernel(rows, kq, &arows, b, acc[pn - p0], k0 == 0);
+                    }
+                }
+            }
+            if (k == 0) {
+                for (size_t i = 0; i < rows; i++)
+                    rterm[i] = 0;
                 for (size_t pn = p0; pn < p1; pn++)
-                    J->isa->qkernel(rows, kq, apack, mr, bp->data + pn * bp->kq * NR + (k0 / 4) * NR,
-                                    acc[pn - p0], false);
+                    memset(acc[pn - p0], 0, sizeof acc[0]);
             }
             for (size_t pn = p0; pn < p1; pn++) {
+                if (rows_fit && panel_fused[pn - p0])
+                    continue;
                 size_t j0 = pn * NR;
-                size_t cols = n - j0 < NR ? n - j0 : NR;
-                const nn_requant *rq = J->rq;
-                bool vec = rq && J->isa->qrequant;
-                for (size_t j = 0; vec && j < cols; j++) {
-                    size_t ch = rq->per_channel ? j0 + j : 0;
-                    int64_t ct = -(int64_t)za * bp->colsum[j0 + j] + (J->bias ? J->bias[j0 + j] : 0);
-                    col_term[j] = sat32(ct);
-                    mult[j] = rq->mult[ch];
-                    rshift[j] = -rq->shift[ch];
-                    vec = ct == col_term[j] && rq->shift[ch] <= 0;
-                }
-                for (size_t i = 0; i < rows; i++) {
-                    int64_t rterm = (int64_t)k * za * zb - (int64_t)zb * rowsum[i];
-                    size_t ci = (i0 + i) * J->ldc + j0;
-                    if (vec && rterm == sat32(rterm)) {
-                        J->isa->qrequant(cols, acc[pn - p0] + i * NR, (int32_t)rterm, col_term, mult,
-                                         rshift, rq->out_zero, rq->lo, rq->hi, rq->out_signed,
-                                         (int8_t *)J->c + ci);
-                        continue;
-                    }
-                    for (size_t j = 0; j < cols; j++) {
-                        int64_t w = acc[pn - p0][i * NR + j] + rterm -
-                                    (int64_t)za * bp->colsum[j0 + j];
-                        if (J->bias)
-                            w += J->bias[j0 + j];
-                        int32_t v = sat32(w);
-                        if (!rq) {
-                            ((int32_t *)J->c)[ci + j] = v;
-                            continue;
-                        }
-                        size_t ch = rq->per_channel ? j0 + j : 0;
-                        int32_t q = rq->out_zero + nn_mul_by_quant_mult(v, rq->mult[ch], rq->shift[ch]);
-                        q = nn_clamp_i32(q, rq->lo, rq->hi);
-                        if (rq->out_signed)
-                            ((int8_t *)J->c)[ci + j] = (int8_t)q;
-                        else
-                            ((uint8_t *)J->c)[ci + j] = (uint8_t)q;
-                    }
-                }
+                qgemm_store_scalar(J, i0, rows, j0, n - j0 < NR ? n - j0 : NR, acc[pn - p0], rterm, za);
             }
         }
     }

@@ -48,6 +48,9 @@ typedef struct nn_q8_matrix {
     size_t ld;
     bool is_signed;
     int32_t zero;
+    /* A operand only: every row (the last too) can be read up to k rounded
+     * up to 4 bytes; the bytes past k may hold anything. */
+    bool padded;
 } nn_q8_matrix;
 
 /* Raw int32 accumulators into C (row stride ldc). bias may be NULL.

@@ -1,7 +1,9 @@
 /* AVX2/FMA float micro-kernel: two ymm per row of 16 columns. */
 #include <immintrin.h>
+#include <string.h>
 
 #include "kernels/gemm_internal.h"
+#include "kernels/requant_simd.h"
 
 static inline __attribute__((always_inline)) void
 skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b, float *c,
@@ -53,52 +55,142 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
     }
 }
 
-/* int8: the 4 bytes of each (row, group) word are widened to int16 and
- * multiplied with 4 columns' int16 weights by vpmaddwd, which leaves two
- * partial sums per column; they are folded when the tile is stored. */
+/* int8: B comes widened to int16 (q_wide_b): each group is 4 vectors of 4
+ * columns x 4 k-steps. The row's 4 bytes, widened and repeated in every
+ * 64-bit lane, meet them in vpmaddwd (products of int16 pairs, which cannot
+ * saturate), leaving two partial sums per column; they are folded once, at
+ * the end. 4 x MR accumulators and one A vector fit the 16 registers, B
+ * is read from memory by the multiply-adds. */
 static inline __attribute__((always_inline)) void
-qkern(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
-      int32_t *acc_out, bool init)
+qsums(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b,
+      __m256i lo[NN_QGEMM_MR_AVX2], __m256i hi[NN_QGEMM_MR_AVX2])
 {
     __m256i acc[NN_QGEMM_MR_AVX2][4];
 #pragma GCC unroll 4
     for (size_t i = 0; i < MR; i++)
+#pragma GCC unroll 4
         for (int q = 0; q < 4; q++)
             acc[i][q] = _mm256_setzero_si256();
-    for (size_t g = 0; g < kq; g++) {
-        const __m128i *bg = (const __m128i *)(b + g * NN_GEMM_NR);
-        __m256i bw[4];
-        for (int q = 0; q < 4; q++)
-            bw[q] = _mm256_cvtepi8_epi16(_mm_loadu_si128(bg + q));
-        const uint32_t *ag = apack + g * mr_stride;
+    const __m256i *bw = (const __m256i *)(const void *)b;
+    const uint8_t *ag = a->base;
+    for (size_t g = 0; g < kq; g++, bw += 4, ag += a->group) {
 #pragma GCC unroll 4
         for (size_t i = 0; i < MR; i++) {
-            __m128i a16 = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)ag[i]));
+            uint32_t w;
+            memcpy(&w, ag + i * a->row, 4);
+            __m128i a16 = _mm_cvtepu8_epi16(_mm_cvtsi32_si128((int)(w ^ a->flip)));
             __m256i av = _mm256_broadcastq_epi64(a16);
+#pragma GCC unroll 4
             for (int q = 0; q < 4; q++)
-                acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av, bw[q]));
+                acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av, _mm256_load_si256(bw + q)));
         }
     }
 #pragma GCC unroll 4
     for (size_t i = 0; i < MR; i++) {
-        __m256i lo = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[i][0], acc[i][1]), 0xd8);
-        __m256i hi = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[i][2], acc[i][3]), 0xd8);
-        __m256i *dst = (__m256i *)(acc_out + i * NN_GEMM_NR);
-        if (!init) {
-            lo = _mm256_add_epi32(lo, _mm256_loadu_si256(dst));
-            hi = _mm256_add_epi32(hi, _mm256_loadu_si256(dst + 1));
-        }
-        _mm256_storeu_si256(dst, lo);
-        _mm256_storeu_si256(dst + 1, hi);
+        lo[i] = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[i][0], acc[i][1]), 0xd8);
+        hi[i] = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[i][2], acc[i][3]), 0xd8);
     }
 }
 
-void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                          const int32_t *b, int32_t *acc, bool init)
+static inline __attribute__((always_inline)) void
+qkern(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, int32_t *acc_out,
+      bool init)
+{
+    __m256i lo[NN_QGEMM_MR_AVX2], hi[NN_QGEMM_MR_AVX2];
+    qsums(MR, kq, a, b, lo, hi);
+#pragma GCC unroll 4
+    for (size_t i = 0; i < MR; i++) {
+        __m256i *dst = (__m256i *)(acc_out + i * NN_GEMM_NR);
+        if (!init) {
+            lo[i] = _mm256_add_epi32(lo[i], _mm256_loadu_si256(dst));
+            hi[i] = _mm256_add_epi32(hi[i], _mm256_loadu_si256(dst + 1));
+        }
+        _mm256_storeu_si256(dst, lo[i]);
+        _mm256_storeu_si256(dst + 1, hi[i]);
+    }
+}
+
+static inline __attribute__((always_inline)) void
+qfused(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, const int32_t *acc_in,
+       const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+{
+    __m256i lo[NN_QGEMM_MR_AVX2], hi[NN_QGEMM_MR_AVX2];
+    qsums(MR, kq, a, b, lo, hi);
+    /* Columns past e->cols hold zeros in the packed panel; their parameters
+     * are read from a full copy so that every lane is defined. */
+    int32_t par[3][NN_GEMM_NR] = {{0}};
+    const int32_t *pc = e->col_term, *pm = e->mult, *ps = e->shift;
+    if (e->cols < NN_GEMM_NR) {
+        for (size_t j = 0; j < e->cols; j++) {
+            par[0][j] = e->col_term[j];
+            par[1][j] = e->mult[j];
+            par[2][j] = e->shift[j];
+        }
+        pc = par[0], pm = par[1], ps = par[2];
+    }
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i col[2], mult[2], left[2], right[2];
+    bool any_left = false;
+#pragma GCC unroll 2
+    for (int h = 0; h < 2; h++) {
+        col[h] = _mm256_loadu_si256((const __m256i *)(pc + 8 * h));
+        mult[h] = _mm256_loadu_si256((const __m256i *)(pm + 8 * h));
+        __m256i shift = _mm256_loadu_si256((const __m256i *)(ps + 8 * h));
+        left[h] = _mm256_max_epi32(shift, zero);
+        right[h] = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
+        any_left = any_left || !_mm256_testz_si256(left[h], left[h]);
+    }
+    /* A local copy: the byte stores below could alias e->row_term. */
+    int32_t rows[NN_QGEMM_MR_AVX2] = {0};
+    if (e->row_term)
+        memcpy(rows, e->row_term, MR * sizeof rows[0]);
+    const __m256i oz = _mm256_set1_epi32(e->out_zero);
+    const __m256i vlo = _mm256_set1_epi32(e->lo), vhi = _mm256_set1_epi32(e->hi);
+#pragma GCC unroll 4
+    for (size_t i = 0; i < MR; i++) {
+        __m256i v[2] = {lo[i], hi[i]};
+        if (acc_in) {
+            v[0] = _mm256_add_epi32(v[0], _mm256_loadu_si256((const __m256i *)(acc_in + i * NN_GEMM_NR)));
+            v[1] = _mm256_add_epi32(v[1], _mm256_loadu_si256((const __m256i *)(acc_in + i * NN_GEMM_NR + 8)));
+        }
+        const __m256i row = _mm256_set1_epi32(rows[i]);
+#pragma GCC unroll 2
+        for (int h = 0; h < 2; h++) {
+            __m256i x = _mm256_add_epi32(_mm256_add_epi32(v[h], col[h]), row);
+            x = _mm256_add_epi32(nn_requant_avx2(x, mult[h], left[h], right[h], any_left), oz);
+            v[h] = _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi);
+        }
+        __m128i bytes = nn_pack16_avx2(v[0], v[1], e->out_signed);
+        if (e->cols == NN_GEMM_NR) {
+            _mm_storeu_si128((__m128i *)(c + i * ldc), bytes);
+        } else {
+            uint8_t tmp[NN_GEMM_NR];
+            _mm_storeu_si128((__m128i *)tmp, bytes);
+            for (size_t j = 0; j < e->cols; j++)
+                c[i * ldc + j] = tmp[j];
+        }
+    }
+}
+
+void nn_qgemm_fused_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                         const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                         size_t ldc)
 {
     switch (mr) {
 #define CASE(n) \
-    case n: qkern(n, kq, apack, mr_stride, b, acc, init); break;
+    case n: qfused(n, kq, a, b, acc_in, e, c, ldc); break;
+        CASE(1) CASE(2) CASE(3)
+#undef CASE
+    default: break;
+    }
+}
+
+void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                          int32_t *acc, bool init)
+{
+    switch (mr) {
+#define CASE(n) \
+    case n: qkern(n, kq, a, b, acc, init); break;
         CASE(1) CASE(2) CASE(3)
 #undef CASE
     default: break;

@@ -1,7 +1,9 @@
 /* AVX-512 micro-kernels (one zmm per row of 16 columns; VNNI for int8). */
 #include <immintrin.h>
+#include <string.h>
 
 #include "kernels/gemm_internal.h"
+#include "kernels/requant_simd.h"
 
 static inline __attribute__((always_inline)) void
 skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b, float *c,
@@ -43,32 +45,56 @@ void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, co
     }
 }
 
+/* The broadcast word of row i, group g (see nn_q8_rows); FLIP: XOR it. */
+static inline __attribute__((always_inline)) __m512i a_word(const bool FLIP, const uint8_t *ag,
+                                                             size_t row, size_t i, __m512i flip)
+{
+    int32_t w;
+    memcpy(&w, ag + i * row, 4);
+    __m512i v = _mm512_set1_epi32(w);
+    return FLIP ? _mm512_xor_si512(v, flip) : v;
+}
+
 static inline __attribute__((always_inline)) void
-qkern(const size_t MR, size_t kq, const uint32_t *apack, size_t mr_stride, const int32_t *b,
+qsums(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
+      __m512i acc[NN_QGEMM_MR_AVX512])
+{
+    const __m512i flip = _mm512_set1_epi32((int)a->flip);
+    const uint8_t *ag = a->base;
+    const size_t row = a->row;
+    for (size_t g = 0; g < kq; g++, ag += a->group) {
+        __m512i bv = _mm512_load_si512(b + g * NN_GEMM_NR);
+#pragma GCC unroll 16
+        for (size_t i = 0; i < MR; i++)
+            acc[i] = _mm512_dpbusd_epi32(acc[i], a_word(FLIP, ag, row, i, flip), bv);
+    }
+}
+
+static inline __attribute__((always_inline)) void
+qkern(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
       int32_t *acc_out, bool init)
 {
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         acc[i] = init ? _mm512_setzero_si512() : _mm512_loadu_si512(acc_out + i * NN_GEMM_NR);
-    for (size_t g = 0; g < kq; g++) {
-        __m512i bv = _mm512_load_si512(b + g * NN_GEMM_NR);
-        const uint32_t *ag = apack + g * mr_stride;
-#pragma GCC unroll 16
-        for (size_t i = 0; i < MR; i++)
-            acc[i] = _mm512_dpbusd_epi32(acc[i], _mm512_set1_epi32((int)ag[i]), bv);
-    }
+    qsums(MR, FLIP, kq, a, b, acc);
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         _mm512_storeu_si512(acc_out + i * NN_GEMM_NR, acc[i]);
 }
 
-void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                            const int32_t *b, int32_t *acc, bool init)
+void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                            int32_t *acc, bool init)
 {
     switch (mr) {
 #define CASE(n) \
-    case n: qkern(n, kq, apack, mr_stride, b, acc, init); break;
+    case n: \
+        if (a->flip) \
+            qkern(n, true, kq, a, b, acc, init); \
+        else \
+            qkern(n, false, kq, a, b, acc, init); \
+        break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
 #undef CASE
@@ -76,51 +102,58 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t 
     }
 }
 
-/* round(x * m / 2^31) per lane, as nn_srdhm (x = m = INT32_MIN cannot occur
- * with multipliers in [2^30, 2^31)). */
-static inline __m512i srdhm16(__m512i x, __m512i m)
+/* qkern with the output stage applied to the registers: the accumulators
+ * never go to memory. */
+static inline __attribute__((always_inline)) void
+qfused(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
+       const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
-    const __m512i pos = _mm512_set1_epi64((int64_t)1 << 30);
-    const __m512i neg = _mm512_set1_epi64(1 - ((int64_t)1 << 30));
-    __m512i pe = _mm512_mul_epi32(x, m);
-    __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_srli_epi64(m, 32));
-    __mmask8 ne = _mm512_cmplt_epi64_mask(pe, _mm512_setzero_si512());
-    __mmask8 no = _mm512_cmplt_epi64_mask(po, _mm512_setzero_si512());
-    pe = _mm512_add_epi64(pe, _mm512_mask_blend_epi64(ne, pos, neg));
-    po = _mm512_add_epi64(po, _mm512_mask_blend_epi64(no, pos, neg));
-    /* Truncating division by 2^31: shift the magnitude for negatives. */
-    __m512i qe = _mm512_srai_epi64(_mm512_abs_epi64(pe), 31);
-    __m512i qo = _mm512_srai_epi64(_mm512_abs_epi64(po), 31);
-    qe = _mm512_mask_sub_epi64(qe, ne, _mm512_setzero_si512(), qe);
-    qo = _mm512_mask_sub_epi64(qo, no, _mm512_setzero_si512(), qo);
-    /* Even results sit in the low halves, odd ones move to the high halves. */
-    return _mm512_mask_blend_epi32(0xAAAA, qe, _mm512_slli_epi64(qo, 32));
+    const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
+    /* The column terms start the sums. */
+    const __m512i col = _mm512_maskz_loadu_epi32(k, e->col_term);
+    __m512i acc[NN_QGEMM_MR_AVX512];
+#pragma GCC unroll 16
+    for (size_t i = 0; i < MR; i++)
+        acc[i] = acc_in ? _mm512_add_epi32(col, _mm512_loadu_si512(acc_in + i * NN_GEMM_NR)) : col;
+    qsums(MR, FLIP, kq, a, b, acc);
+    /* A local copy: the byte stores below could alias e->row_term. */
+    int32_t rows[NN_QGEMM_MR_AVX512] = {0};
+    if (e->row_term)
+        memcpy(rows, e->row_term, MR * sizeof rows[0]);
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i mult = _mm512_maskz_loadu_epi32(k, e->mult);
+    const __m512i shift = _mm512_maskz_loadu_epi32(k, e->shift);
+    const __m512i left = _mm512_max_epi32(shift, zero);
+    const __m512i right = _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero);
+    const bool any_left = _mm512_cmpgt_epi32_mask(left, zero) != 0;
+    const __m512i oz = _mm512_set1_epi32(e->out_zero);
+    const __m512i lo = _mm512_set1_epi32(e->lo), hi = _mm512_set1_epi32(e->hi);
+#pragma GCC unroll 16
+    for (size_t i = 0; i < MR; i++) {
+        __m512i v = e->row_term ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
+        v = _mm512_add_epi32(nn_requant_avx512(v, mult, left, right, any_left), oz);
+        v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+        _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
+    }
 }
 
-void nn_qgemm_requant_avx512(size_t cols, const int32_t *acc, int32_t row_term,
-                             const int32_t *col_term, const int32_t *mult, const int32_t *rshift,
-                             int32_t out_zero, int32_t lo, int32_t hi, bool out_signed, void *out)
+void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                           const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                           size_t ldc)
 {
-    __mmask16 k = (__mmask16)((1u << cols) - 1u);
-    __m512i v = _mm512_maskz_loadu_epi32(k, acc);
-    v = _mm512_add_epi32(v, _mm512_set1_epi32(row_term));
-    v = _mm512_add_epi32(v, _mm512_maskz_loadu_epi32(k, col_term));
-    v = srdhm16(v, _mm512_maskz_loadu_epi32(k, mult));
-    __m512i e = _mm512_maskz_loadu_epi32(k, rshift);
-    __m512i one = _mm512_set1_epi32(1);
-    __m512i mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, e), one);
-    __m512i rem = _mm512_and_si512(v, mask);
-    __m512i thr = _mm512_add_epi32(_mm512_srai_epi32(mask, 1),
-                                   _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(v, _mm512_setzero_si512()), one));
-    v = _mm512_srav_epi32(v, e);
-    v = _mm512_mask_add_epi32(v, _mm512_cmpgt_epi32_mask(rem, thr), v, one);
-    v = _mm512_add_epi32(v, _mm512_set1_epi32(out_zero));
-    v = _mm512_max_epi32(v, _mm512_set1_epi32(lo));
-    v = _mm512_min_epi32(v, _mm512_set1_epi32(hi));
-    if (out_signed)
-        _mm512_mask_cvtsepi32_storeu_epi8(out, k, v);
-    else
-        _mm512_mask_cvtusepi32_storeu_epi8(out, k, v);
+    switch (mr) {
+#define CASE(n) \
+    case n: \
+        if (a->flip) \
+            qfused(n, true, kq, a, b, acc_in, e, c, ldc); \
+        else \
+            qfused(n, false, kq, a, b, acc_in, e, c, ldc); \
+        break;
+        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
+        CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
+#undef CASE
+    default: break;
+    }
 }
 
 /* Dot products of a few A rows with rows [j0, j1) of B (unpacked). */

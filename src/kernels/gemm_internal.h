@@ -3,8 +3,16 @@
  *   float: panel[p][j]      (k rows of 16 floats)
  *   int8:  panel[g][j][t]   (ceil(k/4) groups of 16 columns x 4 bytes, int8,
  *                            so that one 32-bit word holds 4 k-steps)
- * A is read in place for float (rows of stride lda); for int8 the driver
- * packs up to MR rows as uint8 words: apack[g][i] (4 k-steps of row i).
+ * A is read in place for float (rows of stride lda); for int8 the kernels
+ * read 32-bit words of 4 uint8 k-steps through nn_q8_rows: in place when k
+ * is a multiple of 4, else from a packed copy apack[g][i].
+ *
+ * A new instruction set (say NEON, in gemm_neon.c) supplies the five
+ * functions of nn_gemm_isa with the contracts below, an entry in gemm.c's
+ * gemm_isa() for its nn_isa level (kernels/isa.h), and passes
+ * tests/test_qkernels under NNAPI_LINUX_ISA set to it: its int8 results must
+ * equal the portable kernels' bit for bit, requantization included
+ * (kernels/requant_simd.h shows the x86 lane arithmetic).
  */
 #ifndef NN_KERNELS_GEMM_INTERNAL_H
 #define NN_KERNELS_GEMM_INTERNAL_H
@@ -26,17 +34,43 @@ typedef void (*nn_sgemm_kernel_fn)(size_t mr, size_t kc, const float *a, size_t 
                                    const float *b, float *c, size_t ldc, const float *bias,
                                    unsigned flags, float lo, float hi);
 
-/* acc[i][j] (+)= sum_g dot4(apack[g][i], panel[g][j]) for i < mr, j < 16:
- * uint8 A times int8 B. init: start from zero instead of acc. */
-typedef void (*nn_qgemm_kernel_fn)(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                                   const int32_t *b, int32_t *acc, bool init);
+/* The int8 kernels' A: the word of row i, group g (k-steps 4g..4g+3) is
+ * the 4 bytes at base + i * row + g * group, XORed with flip (0x80808080
+ * turns int8 into uint8 + 128, or 0). Packed: row 4, group 4 * mr, flip 0;
+ * in place: row = lda, group = 4. */
+typedef struct nn_q8_rows {
+    const uint8_t *base;
+    size_t row, group;
+    uint32_t flip;
+} nn_q8_rows;
 
-/* One row of up to 16 accumulators to 8-bit: acc + row_term + col_term[j],
- * times mult[j] * 2^-(31 + rshift[j]) with rounding, + out_zero, clamped. */
-typedef void (*nn_qgemm_requant_fn)(size_t cols, const int32_t *acc, int32_t row_term,
-                                    const int32_t *col_term, const int32_t *mult,
-                                    const int32_t *rshift, int32_t out_zero, int32_t lo,
-                                    int32_t hi, bool out_signed, void *out);
+/* acc[i][j] (+)= sum_g dot4(word(i, g), panel[g][j]) for i < mr, j < 16:
+ * uint8 A times int8 B. init: start from zero instead of acc. */
+typedef void (*nn_qgemm_kernel_fn)(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                                   int32_t *acc, bool init);
+
+/* The output stage of one panel, fused into the micro-kernel: for i < mr,
+ * j < cols,
+ *   out[i][j] = clamp(out_zero + nn_mul_by_quant_mult(acc[i][j] + row_term[i]
+ *                     + col_term[j], mult[j], shift[j]), lo, hi)
+ * with the sums wrapping as 32-bit lanes do. Every ISA's kernel gives
+ * exactly what the portable one gives (tests/test_qgemm.c checks it). */
+typedef struct nn_qgemm_epilogue {
+    const int32_t *col_term; /* NR: bias[j] - a_zero * colsum[j] */
+    const int32_t *mult;     /* NR: Q31 multipliers */
+    const int32_t *shift;    /* NR: exponents, positive = left */
+    const int32_t *row_term; /* mr: k * a_zero * b_zero - b_zero * rowsum[i]; NULL: zeros */
+    size_t cols;             /* valid columns of the panel, <= NR */
+    int32_t out_zero, lo, hi;
+    bool out_signed;         /* int8 output, else uint8 */
+} nn_qgemm_epilogue;
+
+/* The product of nn_qgemm_kernel_fn (plus acc_in, an mr x NR tile of
+ * earlier k blocks' sums, when not NULL) through epilogue e into the 8-bit
+ * rows c (row stride ldc). */
+typedef void (*nn_qgemm_fused_fn)(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                                  const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                                  size_t ldc);
 
 /* C[i][j] for i < m, j in [j0, j1) as dot products of unpacked rows: the
  * path for a handful of rows, where packing B would cost as much as the
@@ -45,53 +79,60 @@ typedef void (*nn_sgemm_dot_fn)(size_t m, size_t j0, size_t j1, size_t k, const 
                                 size_t lda, const float *b, size_t ldb, const float *bias,
                                 float lo, float hi, bool clamp, float *c, size_t ldc);
 
+/* One ISA's kernels (gemm.c picks the table of nn_isa_current()). A new
+ * ISA supplies all of them: s_mr/q_mr rows per micro-tile (<= MAX_MR), the
+ * float kernel, the int8 kernel for raw accumulators, the int8 kernel with
+ * the fused output stage, and the few-rows float dot product. */
 typedef struct nn_gemm_isa {
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
     size_t q_mr;
+    /* The int8 kernels' b: false, the int8 panel above; true, the same
+     * panel with every byte widened to int16 (panel[g][j][t] as int16_t,
+     * 128 bytes per group), for units without 8-bit dot products. */
+    bool q_wide_b;
     nn_qgemm_kernel_fn qkernel;
-    nn_qgemm_requant_fn qrequant; /* NULL: scalar path */
+    nn_qgemm_fused_fn qfused;
     nn_sgemm_dot_fn sdot;
 } nn_gemm_isa;
 
 void nn_sgemm_kernel_c(size_t mr, size_t kc, const float *a, size_t lda, const float *b, float *c,
                        size_t ldc, const float *bias, unsigned flags, float lo, float hi);
-void nn_qgemm_kernel_c(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                       const int32_t *b, int32_t *acc, bool init);
+void nn_qgemm_kernel_c(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                          int32_t *acc, bool init);
 void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
                           float *c, size_t ldc, const float *bias, unsigned flags, float lo,
                           float hi);
 void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
                             float *c, size_t ldc, const float *bias, unsigned flags, float lo,
                             float hi);
-void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                          const int32_t *b, int32_t *acc, bool init);
-void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                            const int32_t *b, int32_t *acc, bool init);
+void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                          int32_t *acc, bool init);
+void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                          int32_t *acc, bool init);
 void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
                     const float *b, size_t ldb, const float *bias, float lo, float hi, bool clamp,
                     float *c, size_t ldc);
 void nn_sgemm_dot_avx512(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
                          const float *b, size_t ldb, const float *bias, float lo, float hi,
                          bool clamp, float *c, size_t ldc);
-void nn_qgemm_requant_avx512(size_t cols, const int32_t *acc, int32_t row_term,
-                             const int32_t *col_term, const int32_t *mult, const int32_t *rshift,
-                             int32_t out_zero, int32_t lo, int32_t hi, bool out_signed, void *out);
+void nn_qgemm_fused_c(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                         const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                         size_t ldc);
+void nn_qgemm_fused_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                         const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                         size_t ldc);
+void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                         const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                         size_t ldc);
 
-/* aarch64 (gemm_neon.c, gemm_neondot.c). */
+/* aarch64 (gemm_neon.c); int8 uses the portable kernels there. */
 void nn_sgemm_kernel_neon(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
                           float *c, size_t ldc, const float *bias, unsigned flags, float lo,
                           float hi);
 void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
                        const float *b, size_t ldb, const float *bias, float lo, float hi,
                        bool clamp, float *c, size_t ldc);
-void nn_qgemm_kernel_neon(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                          const int32_t *b, int32_t *acc, bool init);
-void nn_qgemm_kernel_neondot(size_t mr, size_t kq, const uint32_t *apack, size_t mr_stride,
-                             const int32_t *b, int32_t *acc, bool init);
-void nn_qgemm_requant_neon(size_t cols, const int32_t *acc, int32_t row_term,
-                           const int32_t *col_term, const int32_t *mult, const int32_t *rshift,
-                           int32_t out_zero, int32_t lo, int32_t hi, bool out_signed, void *out);
 
 #define NN_SGEMM_MR_C 4
 #define NN_SGEMM_MR_AVX2 6
@@ -100,7 +141,5 @@ void nn_qgemm_requant_neon(size_t cols, const int32_t *acc, int32_t row_term,
 #define NN_QGEMM_MR_AVX2 3
 #define NN_QGEMM_MR_AVX512 12
 #define NN_SGEMM_MR_NEON 5
-#define NN_QGEMM_MR_NEON 4
-#define NN_QGEMM_MR_NEONDOT 6
 
 #endif

@@ -1,4 +1,5 @@
 /* ANeuralNetworksModel: building the operand/operation IR and validating it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,53 +41,70 @@ static bool model_modifiable(const ANeuralNetworksModel *m)
     return !m->finished && !m->invalid;
 }
 
+static const char *state_name(const ANeuralNetworksModel *m)
+{
+    return m->finished ? "finished" : "invalid (finish failed)";
+}
+
+static int bad_quant(const ANeuralNetworksOperandType *t)
+{
+    return nn_invalid("%s with scale %g and zero point %d", nn_type_name(t->type),
+                      (double)t->scale, t->zeroPoint);
+}
+
 /* Checks an ANeuralNetworksOperandType as addOperand and setInput see it. */
 int nn_check_operand_type(const ANeuralNetworksOperandType *t, bool allow_unknown_rank)
 {
-    if (t->type < ANEURALNETWORKS_FLOAT32 || t->type > ANEURALNETWORKS_MODEL)
-        return ANEURALNETWORKS_BAD_DATA;
+    bool oem = t->type == NN_OEM_SCALAR || t->type == NN_TENSOR_OEM_BYTE;
+    if (!oem && (t->type < ANEURALNETWORKS_FLOAT32 || t->type > ANEURALNETWORKS_MODEL))
+        return nn_invalid("unknown operand type %d", t->type);
     if ((t->dimensionCount > 0) != (t->dimensions != NULL))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("dimensionCount %u with %s dimensions", t->dimensionCount,
+                          t->dimensions ? "non-NULL" : "NULL");
     if (t->dimensionCount > NN_MAX_RANK)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("rank %u is above the supported %d", t->dimensionCount, NN_MAX_RANK);
     bool tensor = nn_type_is_tensor(t->type);
     if (!tensor && t->dimensionCount != 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("scalar %s with %u dimensions", nn_type_name(t->type),
+                          t->dimensionCount);
     if (tensor && t->dimensionCount == 0 && !allow_unknown_rank)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("%s of unspecified rank", nn_type_name(t->type));
+    /* Android has always let OEM operands carry any quantization. */
+    if (oem)
+        return ANEURALNETWORKS_NO_ERROR;
     if (t->scale != t->scale || t->scale < 0.0f)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("scale %g", (double)t->scale);
     /* The known dimensions alone must not overflow a byte count. */
     size_t bytes = nn_type_size(t->type);
     for (uint32_t i = 0; i < t->dimensionCount; i++)
         if (t->dimensions[i] != 0 && !nn_mul_size(bytes, t->dimensions[i], &bytes))
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("the dimensions overflow a byte count");
     switch (t->type) {
     case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
         if (t->scale <= 0.0f || t->zeroPoint < 0 || t->zeroPoint > 255)
-            return ANEURALNETWORKS_BAD_DATA;
+            return bad_quant(t);
         break;
     case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED:
         if (t->scale <= 0.0f || t->zeroPoint < -128 || t->zeroPoint > 127)
-            return ANEURALNETWORKS_BAD_DATA;
+            return bad_quant(t);
         break;
     case ANEURALNETWORKS_TENSOR_QUANT16_ASYMM:
         if (t->scale <= 0.0f || t->zeroPoint < 0 || t->zeroPoint > 65535)
-            return ANEURALNETWORKS_BAD_DATA;
+            return bad_quant(t);
         break;
     case ANEURALNETWORKS_TENSOR_QUANT8_SYMM:
     case ANEURALNETWORKS_TENSOR_QUANT16_SYMM:
         if (t->scale <= 0.0f || t->zeroPoint != 0)
-            return ANEURALNETWORKS_BAD_DATA;
+            return bad_quant(t);
         break;
     case ANEURALNETWORKS_TENSOR_INT32:
         /* Used as a quantized bias with a scale; the zero point must be 0. */
         if (t->zeroPoint != 0)
-            return ANEURALNETWORKS_BAD_DATA;
+            return bad_quant(t);
         break;
     default:
         if (t->scale != 0.0f || t->zeroPoint != 0)
-            return ANEURALNETWORKS_BAD_DATA;
+            return bad_quant(t);
         break;
     }
     return ANEURALNETWORKS_NO_ERROR;
@@ -126,12 +144,12 @@ NN_API int ANeuralNetworksModel_addOperand(ANeuralNetworksModel *m,
     if (m == NULL || type == NULL)
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     if (!model_modifiable(m))
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE, "addOperand: the model is %s", state_name(m));
     int rc = nn_check_operand_type(type, true);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
+        return nn_fail(rc, "addOperand(#%u)", m->n_operands);
     if (m->n_operands == INT32_MAX)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "addOperand: too many operands");
     if (m->n_operands == m->cap_operands) {
         uint32_t cap = m->cap_operands ? m->cap_operands * 2 : 16;
         nn_operand *p = realloc(m->operands, (size_t)cap * sizeof *p);
@@ -154,13 +172,15 @@ NN_API int ANeuralNetworksModel_addOperand(ANeuralNetworksModel *m,
 
 static int check_settable(ANeuralNetworksModel *m, int32_t index)
 {
-    if (!model_modifiable(m))
+    if (!model_modifiable(m)) {
+        nn_reason("the model is %s", state_name(m));
         return ANEURALNETWORKS_BAD_STATE;
+    }
     if (index < 0 || (uint32_t)index >= m->n_operands)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("no such operand (%u operands)", m->n_operands);
     enum nn_lifetime lt = m->operands[index].lifetime;
     if (lt == NN_LIFETIME_INPUT || lt == NN_LIFETIME_OUTPUT)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("the operand is a model %s", lt == NN_LIFETIME_INPUT ? "input" : "output");
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -179,15 +199,18 @@ static void clear_value(nn_operand *o)
 static int check_value_length(const nn_operand *o, size_t length)
 {
     if (o->type == ANEURALNETWORKS_MODEL)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("a MODEL operand takes its value from setOperandValueFromModel");
+    /* An OEM scalar has no defined size: Android takes any length. */
+    if (o->type == NN_OEM_SCALAR)
+        return length > 0 ? ANEURALNETWORKS_NO_ERROR : nn_invalid("length 0");
     if (nn_type_is_tensor(o->type) && o->rank == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("the operand's rank is not specified");
     for (uint32_t i = 0; i < o->rank; i++)
         if (o->dims[i] == 0)
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("dimension %u of the operand is not specified", i);
     size_t need = nn_operand_bytes(o->type, o->rank, o->dims);
     if (need == 0 || need != length)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("length %zu, the operand needs %zu bytes", length, need);
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -198,7 +221,7 @@ NN_API int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel *m, int32_t
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     int rc = check_settable(m, index);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
+        return nn_fail(rc, "setOperandValue(operand %d)", index);
     nn_operand *o = &m->operands[index];
     if (buffer == NULL) {
         clear_value(o);
@@ -207,7 +230,7 @@ NN_API int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel *m, int32_t
     }
     rc = check_value_length(o, length);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
+        return nn_fail(rc, "setOperandValue(operand %d)", index);
     void *copy = NULL;
     if (length <= ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
         copy = malloc(length);
@@ -230,18 +253,20 @@ NN_API int ANeuralNetworksModel_setOperandValueFromMemory(ANeuralNetworksModel *
     if (m == NULL || memory == NULL)
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     int rc = check_settable(m, index);
+    if (rc == ANEURALNETWORKS_NO_ERROR && memory->kind != NN_MEMORY_FD)
+        rc = nn_invalid("a memory from a descriptor cannot hold constants");
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = check_value_length(&m->operands[index], length);
+    uint8_t *p = NULL;
+    if (rc == ANEURALNETWORKS_NO_ERROR) {
+        rc = nn_memory_region(memory, offset, length, false, &p);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            nn_reason("offset %zu + length %zu is outside the memory of %zu bytes", offset,
+                      length, memory->size);
+    }
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
-    if (memory->kind != NN_MEMORY_FD)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(rc, "setOperandValueFromMemory(operand %d)", index);
     nn_operand *o = &m->operands[index];
-    rc = check_value_length(o, length);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
-    uint8_t *p;
-    rc = nn_memory_region(memory, offset, length, false, &p);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
     clear_value(o);
     o->value = p;
     o->length = length;
@@ -256,15 +281,18 @@ NN_API int ANeuralNetworksModel_setOperandValueFromModel(ANeuralNetworksModel *m
     if (m == NULL || value == NULL)
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     int rc = check_settable(m, index);
+    if (rc == ANEURALNETWORKS_NO_ERROR && value == m)
+        rc = nn_invalid("a model cannot reference itself");
+    if (rc == ANEURALNETWORKS_NO_ERROR && !value->finished) {
+        nn_reason("the referenced model is not finished");
+        rc = ANEURALNETWORKS_BAD_STATE;
+    }
+    if (rc == ANEURALNETWORKS_NO_ERROR && m->operands[index].type != ANEURALNETWORKS_MODEL)
+        rc = nn_invalid("operand of type %s, expected MODEL",
+                        nn_type_name(m->operands[index].type));
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
-    if (value == m)
-        return ANEURALNETWORKS_BAD_DATA;
-    if (!value->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(rc, "setOperandValueFromModel(operand %d)", index);
     nn_operand *o = &m->operands[index];
-    if (o->type != ANEURALNETWORKS_MODEL)
-        return ANEURALNETWORKS_BAD_DATA;
     clear_value(o);
     o->subgraph = value;
     o->lifetime = NN_LIFETIME_SUBGRAPH;
@@ -277,18 +305,27 @@ NN_API int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
     if (m == NULL || cq == NULL)
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     if (!model_modifiable(m))
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "setOperandSymmPerChannelQuantParams: the model is %s", state_name(m));
     if (index < 0 || (uint32_t)index >= m->n_operands)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "setOperandSymmPerChannelQuantParams(operand %d): no such operand", index);
     nn_operand *o = &m->operands[index];
     if (o->type != ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "setOperandSymmPerChannelQuantParams(operand %d): type %s", index,
+                       nn_type_name(o->type));
     if (cq->channelDim >= o->rank || cq->scales == NULL || o->dims[cq->channelDim] == 0 ||
         cq->scaleCount != o->dims[cq->channelDim])
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                       "setOperandSymmPerChannelQuantParams(operand %d): channelDim %u and "
+                       "scaleCount %u do not fit the operand's rank %u and dimensions",
+                       index, cq->channelDim, cq->scaleCount, o->rank);
     for (uint32_t i = 0; i < cq->scaleCount; i++)
         if (!(cq->scales[i] > 0.0f))
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                           "setOperandSymmPerChannelQuantParams(operand %d): scale %u is %g",
+                           index, i, (double)cq->scales[i]);
     float *scales = malloc((size_t)cq->scaleCount * sizeof *scales);
     if (scales == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
@@ -301,9 +338,36 @@ NN_API int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
     return ANEURALNETWORKS_NO_ERROR;
 }
 
-/* Runs the operation's validate with tensors built from the model operands. */
-int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op)
+/* The reason of a validation that said no more precise one: the operands'
+ * types and shapes, for the reader to compare with the operation's. */
+static void describe_operands(const ANeuralNetworksModel *m, const nn_operation *op)
 {
+    char text[256];
+    size_t used = (size_t)snprintf(text, sizeof text, "the operands do not fit the operation:");
+    for (uint32_t i = 0; i < op->n_in + op->n_out && used < sizeof text; i++) {
+        bool in = i < op->n_in;
+        const nn_operand *o = &m->operands[in ? op->in[i] : op->out[i - op->n_in]];
+        const char *lead = i == 0 ? " in " : i == op->n_in ? "; out " : ", ";
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", lead,
+                                 o->lifetime == NN_LIFETIME_NO_VALUE ? "omitted " : "");
+        if (used < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s", nn_type_name(o->type));
+        for (uint32_t d = 0; d < o->rank && used < sizeof text; d++)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%u", d ? "," : "[",
+                                     o->dims[d]);
+        if (o->rank && used < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, "]");
+    }
+    nn_reason_default(text);
+}
+
+/* Runs the operation's validate with tensors built from the model operands. */
+int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
+                          bool *fails_at_execution)
+{
+    bool deferred = false;
+    if (fails_at_execution)
+        *fails_at_execution = false;
     const nn_op_def *def = nn_op_lookup(op->type);
     if (def == NULL || def->validate == NULL)
         return ANEURALNETWORKS_NO_ERROR; /* reported as unsupported at compilation */
@@ -343,10 +407,19 @@ int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op)
         .out = ptrs + in_slots,
         .feature_level = NN_RUNTIME_FEATURE_LEVEL,
         .relaxed = m->relaxed,
+        .fails_at_execution = &deferred,
     };
+    nn_reason_clear();
     int rc = def->validate(&call);
     free(tensors);
     free(ptrs);
+    if (rc == ANEURALNETWORKS_NO_ERROR) {
+        nn_reason_clear(); /* alternatives tried on the way leave no stale reason */
+        if (fails_at_execution)
+            *fails_at_execution = deferred;
+    } else if (rc == ANEURALNETWORKS_BAD_DATA && nn_vlog_enabled()) {
+        describe_operands(m, op);
+    }
     return rc;
 }
 
@@ -365,33 +438,29 @@ NN_API int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *m,
                                              uint32_t inputCount, const uint32_t *inputs,
                                              uint32_t outputCount, const uint32_t *outputs)
 {
-    if (m == NULL || (inputCount && inputs == NULL) || (outputCount && outputs == NULL))
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    /* Android's NeuralNetworks.cpp refuses NULL lists even with a count of 0. */
+    if (m == NULL || inputs == NULL || outputs == NULL)
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "addOperation: %s is NULL",
+                       m == NULL ? "model" : inputs == NULL ? "inputs" : "outputs");
     if (!model_modifiable(m))
-        return ANEURALNETWORKS_BAD_STATE;
-    if (type < ANEURALNETWORKS_ADD || type > ANEURALNETWORKS_RANK || outputCount == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE, "addOperation: the model is %s", state_name(m));
+    const char *name = nn_op_name(type);
+    uint32_t index = m->n_operations;
+    if ((type < ANEURALNETWORKS_ADD || type > NN_LAST_OPERATION) && type != NN_OEM_OPERATION)
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "addOperation(#%u): unknown operation type %d",
+                       index, type);
     for (uint32_t i = 0; i < inputCount; i++)
         if (inputs[i] >= m->n_operands)
-            return ANEURALNETWORKS_BAD_DATA;
-    for (uint32_t i = 0; i < outputCount; i++) {
+            return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                           "addOperation(%s #%u): input %u is operand %u of %u", name, index, i,
+                           inputs[i], m->n_operands);
+    for (uint32_t i = 0; i < outputCount; i++)
         if (outputs[i] >= m->n_operands)
-            return ANEURALNETWORKS_BAD_DATA;
-        const nn_operand *o = &m->operands[outputs[i]];
-        if (o->lifetime != NN_LIFETIME_TEMPORARY && o->lifetime != NN_LIFETIME_OUTPUT)
-            return ANEURALNETWORKS_BAD_DATA;
-        for (uint32_t j = 0; j < i; j++)
-            if (outputs[j] == outputs[i])
-                return ANEURALNETWORKS_BAD_DATA;
-    }
-    /* An operand is written by at most one operation. */
-    for (uint32_t k = 0; k < m->n_operations; k++) {
-        const nn_operation *prev = &m->operations[k];
-        for (uint32_t a = 0; a < prev->n_out; a++)
-            for (uint32_t i = 0; i < outputCount; i++)
-                if (prev->out[a] == outputs[i])
-                    return ANEURALNETWORKS_BAD_DATA;
-    }
+            return nn_fail(ANEURALNETWORKS_BAD_DATA,
+                           "addOperation(%s #%u): output %u is operand %u of %u", name, index, i,
+                           outputs[i], m->n_operands);
+    /* Which operation writes which operand (once, and no constant or input)
+     * is a property of the whole graph: Android checks it in finish. */
     nn_operation op = {.type = type, .n_in = inputCount, .n_out = outputCount};
     if (copy_indexes(inputs, inputCount, &op.in) != ANEURALNETWORKS_NO_ERROR ||
         copy_indexes(outputs, outputCount, &op.out) != ANEURALNETWORKS_NO_ERROR) {
@@ -399,7 +468,9 @@ NN_API int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *m,
         free(op.out);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     }
-    int rc = nn_validate_operation(m, &op);
+    /* OEM_OPERATION has no signature to check, as on Android. */
+    int rc = type == NN_OEM_OPERATION ? ANEURALNETWORKS_NO_ERROR
+                                      : nn_validate_operation(m, &op, NULL);
     if (rc == ANEURALNETWORKS_NO_ERROR && m->n_operations == m->cap_operations) {
         uint32_t cap = m->cap_operations ? m->cap_operations * 2 : 16;
         nn_operation *p = realloc(m->operations, (size_t)cap * sizeof *p);
@@ -413,7 +484,7 @@ NN_API int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *m,
     if (rc != ANEURALNETWORKS_NO_ERROR) {
         free(op.in);
         free(op.out);
-        return rc;
+        return nn_fail(rc, "addOperation(%s #%u)", name, index);
     }
     m->operations[m->n_operations++] = op;
     return ANEURALNETWORKS_NO_ERROR;
@@ -425,27 +496,43 @@ NN_API int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *m
                                                          uint32_t outputCount,
                                                          const uint32_t *outputs)
 {
-    if (m == NULL || (inputCount && inputs == NULL) || (outputCount && outputs == NULL))
-        return ANEURALNETWORKS_UNEXPECTED_NULL;
+    /* As addOperation: NULL lists are refused even with a count of 0. */
+    if (m == NULL || inputs == NULL || outputs == NULL)
+        return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "identifyInputsAndOutputs: %s is NULL",
+                       m == NULL ? "model" : inputs == NULL ? "inputs" : "outputs");
     if (!model_modifiable(m))
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE, "identifyInputsAndOutputs: the model is %s",
+                       state_name(m));
     /* Check everything first so that a rejected call changes nothing. */
-    for (uint32_t i = 0; i < inputCount + outputCount; i++) {
-        uint32_t idx = i < inputCount ? inputs[i] : outputs[i - inputCount];
-        if (idx >= m->n_operands)
-            return ANEURALNETWORKS_BAD_DATA;
-        enum nn_lifetime lt = m->operands[idx].lifetime;
-        bool was_io = m->identified && (lt == NN_LIFETIME_INPUT || lt == NN_LIFETIME_OUTPUT);
-        if (lt != NN_LIFETIME_TEMPORARY && !was_io)
-            return ANEURALNETWORKS_BAD_DATA;
-        if (m->operands[idx].type == ANEURALNETWORKS_MODEL)
-            return ANEURALNETWORKS_BAD_DATA;
-        for (uint32_t j = 0; j < i; j++) {
-            uint32_t other = j < inputCount ? inputs[j] : outputs[j - inputCount];
-            if (other == idx)
-                return ANEURALNETWORKS_BAD_DATA;
+    uint8_t *listed = calloc(m->n_operands ? m->n_operands : 1, 1);
+    if (listed == NULL)
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "identifyInputsAndOutputs: out of memory");
+    int rc = ANEURALNETWORKS_NO_ERROR;
+    for (uint32_t i = 0; i < inputCount + outputCount && rc == ANEURALNETWORKS_NO_ERROR; i++) {
+        bool is_in = i < inputCount;
+        uint32_t pos = is_in ? i : i - inputCount;
+        uint32_t idx = is_in ? inputs[i] : outputs[i - inputCount];
+        const char *why = NULL;
+        if (idx >= m->n_operands) {
+            why = "no such operand";
+        } else {
+            enum nn_lifetime lt = m->operands[idx].lifetime;
+            bool was_io = m->identified && (lt == NN_LIFETIME_INPUT || lt == NN_LIFETIME_OUTPUT);
+            if (lt != NN_LIFETIME_TEMPORARY && !was_io)
+                why = "the operand has a value";
+            else if (m->operands[idx].type == ANEURALNETWORKS_MODEL)
+                why = "a MODEL operand cannot be a model input or output";
+            else if (listed[idx])
+                why = "the operand is listed twice";
+            listed[idx] = 1;
         }
+        if (why)
+            rc = nn_fail(ANEURALNETWORKS_BAD_DATA, "identifyInputsAndOutputs: %s %u (operand %u): %s",
+                         is_in ? "input" : "output", pos, idx, why);
     }
+    free(listed);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
     uint32_t *in = NULL, *out = NULL;
     if (copy_indexes(inputs, inputCount, &in) != ANEURALNETWORKS_NO_ERROR ||
         copy_indexes(outputs, outputCount, &out) != ANEURALNETWORKS_NO_ERROR) {
@@ -543,7 +630,8 @@ static int order_operations(ANeuralNetworksModel *m)
         }
     }
     if (tail != n_ops) {
-        rc = ANEURALNETWORKS_BAD_DATA;
+        rc = nn_invalid("%u operations are in a cycle or read an operand nothing writes",
+                        n_ops - tail);
         goto out;
     }
     free(m->order);
@@ -559,33 +647,48 @@ out:
     return rc;
 }
 
-static int validate_model(ANeuralNetworksModel *m)
+/* *bad_op: the operation that failed its own validation, if any. */
+static int validate_model(ANeuralNetworksModel *m, uint32_t *bad_op)
 {
-    if (!m->identified || m->n_outputs == 0 || m->n_operations == 0)
-        return ANEURALNETWORKS_BAD_DATA;
+    if (!m->identified)
+        return nn_invalid("identifyInputsAndOutputs was not called");
+    if (m->n_outputs == 0)
+        return nn_invalid("the model has no outputs");
+    if (m->n_operations == 0)
+        return nn_invalid("the model has no operations");
     /* Every temporary and output is written by exactly one operation; no
      * input or constant is written at all (addOperation enforces the rest). */
     uint8_t *written = calloc(m->n_operands ? m->n_operands : 1, 1);
     if (written == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     int rc = ANEURALNETWORKS_NO_ERROR;
-    for (uint32_t k = 0; k < m->n_operations; k++)
+    for (uint32_t k = 0; k < m->n_operations && rc == ANEURALNETWORKS_NO_ERROR; k++)
         for (uint32_t b = 0; b < m->operations[k].n_out; b++) {
             uint32_t o = m->operations[k].out[b];
             enum nn_lifetime lt = m->operands[o].lifetime;
-            if (lt != NN_LIFETIME_TEMPORARY && lt != NN_LIFETIME_OUTPUT)
-                rc = ANEURALNETWORKS_BAD_DATA;
-            written[o]++;
+            if (lt != NN_LIFETIME_TEMPORARY && lt != NN_LIFETIME_OUTPUT) {
+                rc = nn_invalid("operation %u (%s) writes operand %u, a model %s", k,
+                                nn_op_name(m->operations[k].type), o,
+                                lt == NN_LIFETIME_INPUT ? "input" : "constant");
+                break;
+            }
+            if (written[o]++) {
+                rc = nn_invalid("operand %u is written twice (again by operation %u, %s)", o, k,
+                                nn_op_name(m->operations[k].type));
+                break;
+            }
         }
     for (uint32_t i = 0; i < m->n_operands && rc == ANEURALNETWORKS_NO_ERROR; i++) {
         const nn_operand *o = &m->operands[i];
         enum nn_lifetime lt = o->lifetime;
-        if ((lt == NN_LIFETIME_TEMPORARY || lt == NN_LIFETIME_OUTPUT) && written[i] != 1)
-            rc = ANEURALNETWORKS_BAD_DATA;
-        if (o->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL && !o->has_channel_quant)
-            rc = ANEURALNETWORKS_BAD_DATA;
-        if (o->type == ANEURALNETWORKS_MODEL && lt != NN_LIFETIME_SUBGRAPH)
-            rc = ANEURALNETWORKS_BAD_DATA;
+        if ((lt == NN_LIFETIME_TEMPORARY || lt == NN_LIFETIME_OUTPUT) && !written[i])
+            rc = nn_invalid("operand %u (a %s) is written by no operation", i,
+                            lt == NN_LIFETIME_OUTPUT ? "model output" : "temporary");
+        else if (o->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL &&
+                 !o->has_channel_quant)
+            rc = nn_invalid("operand %u has no per-channel quantization parameters", i);
+        else if (o->type == ANEURALNETWORKS_MODEL && lt != NN_LIFETIME_SUBGRAPH)
+            rc = nn_invalid("MODEL operand %u references no model", i);
     }
     free(written);
     if (rc != ANEURALNETWORKS_NO_ERROR)
@@ -597,10 +700,14 @@ static int validate_model(ANeuralNetworksModel *m)
             const nn_operand *o = &m->operands[op->in[a]];
             /* Constants from memory must still fit the memory they came from. */
             if (o->memory && o->memory->size < o->length)
-                rc = ANEURALNETWORKS_BAD_DATA;
+                rc = nn_invalid("operation %u (%s): the memory of input %u is too small", k,
+                                nn_op_name(op->type), a);
         }
-        if (rc == ANEURALNETWORKS_NO_ERROR)
-            rc = nn_validate_operation(m, op);
+        if (rc == ANEURALNETWORKS_NO_ERROR) {
+            rc = nn_validate_operation(m, op, NULL);
+            if (rc != ANEURALNETWORKS_NO_ERROR)
+                *bad_op = k;
+        }
     }
     return rc;
 }
@@ -610,13 +717,16 @@ NN_API int ANeuralNetworksModel_finish(ANeuralNetworksModel *m)
     if (m == NULL)
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     if (!model_modifiable(m))
-        return ANEURALNETWORKS_BAD_STATE;
-    int rc = validate_model(m);
+        return nn_fail(ANEURALNETWORKS_BAD_STATE, "finish: the model is %s", state_name(m));
+    uint32_t bad_op = UINT32_MAX;
+    int rc = validate_model(m, &bad_op);
     if (rc == ANEURALNETWORKS_OUT_OF_MEMORY)
-        return rc;
+        return nn_fail(rc, "finish: out of memory");
     if (rc != ANEURALNETWORKS_NO_ERROR) {
         m->invalid = true;
-        return rc;
+        if (bad_op != UINT32_MAX)
+            return nn_fail(rc, "finish(%s #%u)", nn_op_name(m->operations[bad_op].type), bad_op);
+        return nn_fail(rc, "finish");
     }
     m->finished = true;
     return ANEURALNETWORKS_NO_ERROR;
@@ -630,9 +740,10 @@ NN_API int ANeuralNetworksModel_getSupportedOperationsForDevices(
         return ANEURALNETWORKS_UNEXPECTED_NULL;
     int rc = nn_check_device_list(devices, numDevices);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
+        return nn_fail(rc, "getSupportedOperationsForDevices: invalid device list");
     if (!m->finished)
-        return ANEURALNETWORKS_BAD_STATE;
+        return nn_fail(ANEURALNETWORKS_BAD_STATE,
+                       "getSupportedOperationsForDevices: the model is not finished");
     uint32_t n_supported = 0;
     for (uint32_t k = 0; k < m->n_operations; k++) {
         bool ok = false;

@@ -198,8 +198,8 @@ static int dequantize_validate(const nn_op_call *c)
     if (nn_ew_check_type_level(c, in->type, dequantize_in_types) ||
         nn_ew_check_type_level(c, c->out[0]->type, dequantize_out_types) || nn_check_quant(in))
         return ANEURALNETWORKS_BAD_DATA;
-    if (in->type == QS8C && in->channel_quant == NULL)
-        return ANEURALNETWORKS_BAD_DATA;
+    /* Per-channel parameters may still be set after addOperation (finish
+     * requires them), as on Android. */
     return ANEURALNETWORKS_NO_ERROR;
 }
 

@@ -28,6 +28,8 @@ typedef struct conv_setup {
     uint32_t groups;
     bool quant, direct;
     size_t k;          /* fh * fw * Cg */
+    size_t col_ld;     /* im2col row stride: k, rounded up to 4 bytes for 8-bit rows
+                        * (whole 4-byte words let the GEMM read them in place) */
     size_t chunk;      /* im2col rows per pass */
     size_t in_stage, out_stage, col_bytes, acc_bytes;
 } conv_setup;
@@ -63,32 +65,35 @@ static int conv_validate_common(const nn_op_call *c, int kind)
         if (s->rank == 1 && s->dims[0] && s->dims[0] != 4)
             return ANEURALNETWORKS_BAD_DATA;
     }
-    /* Shape agreement where known. */
+    /* Shape agreement where known: Android's CPU executor checks it when
+     * preparing the computation, its validation does not. */
     if (f->rank == 4 && b->rank == 1) {
         uint32_t cout = kind == NN_CONV_DEPTHWISE ? f->dims[3] : f->dims[0];
-        if (cout && b->dims[0] && cout != b->dims[0])
+        if (nn_check_value(c, !cout || !b->dims[0] || cout == b->dims[0],
+                           "bias of %u elements for %u output channels", b->dims[0], cout))
             return ANEURALNETWORKS_BAD_DATA;
     }
-    if (kind == NN_CONV_DEPTHWISE && f->rank == 4 && f->dims[0] > 1)
+    if (kind == NN_CONV_DEPTHWISE && f->rank == 4 &&
+        nn_check_value(c, f->dims[0] <= 1, "depthwise filter dimension 0 is %u, expected 1",
+                       f->dims[0]))
         return ANEURALNETWORKS_BAD_DATA;
     if (in->rank == 4 && f->rank == 4 && p.nchw >= 0) {
         uint32_t d[4];
         nn_conv_nhwc_dims(in, p.nchw == 1, d);
         uint32_t cin = d[3];
+        bool fits = true;
         if (cin && f->dims[3]) {
-            if (kind == NN_CONV_PLAIN || kind == NN_CONV_TRANSPOSE) {
-                if (cin != f->dims[3])
-                    return ANEURALNETWORKS_BAD_DATA;
-            } else if (kind == NN_CONV_GROUPED && p.groups > 0) {
-                if ((uint64_t)f->dims[3] * (uint32_t)p.groups != cin)
-                    return ANEURALNETWORKS_BAD_DATA;
-                if (f->dims[0] && f->dims[0] % (uint32_t)p.groups)
-                    return ANEURALNETWORKS_BAD_DATA;
-            } else if (kind == NN_CONV_DEPTHWISE && p.multiplier > 0) {
-                if ((uint64_t)cin * (uint32_t)p.multiplier != f->dims[3])
-                    return ANEURALNETWORKS_BAD_DATA;
-            }
+            if (kind == NN_CONV_PLAIN || kind == NN_CONV_TRANSPOSE)
+                fits = cin == f->dims[3];
+            else if (kind == NN_CONV_GROUPED && p.groups > 0)
+                fits = (uint64_t)f->dims[3] * (uint32_t)p.groups == cin &&
+                       (!f->dims[0] || f->dims[0] % (uint32_t)p.groups == 0);
+            else if (kind == NN_CONV_DEPTHWISE && p.multiplier > 0)
+                fits = (uint64_t)cin * (uint32_t)p.multiplier == f->dims[3];
         }
+        if (nn_check_value(c, fits, "%u input channels do not fit the filter's %u", cin,
+                           f->dims[3]))
+            return ANEURALNETWORKS_BAD_DATA;
     }
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -141,13 +146,14 @@ static int conv_setup_of(const nn_op_call *c, int kind, conv_setup *s, bool *kno
                 g->out_w == g->in_w;
     size_t es = s->quant ? 1 : sizeof(float);
     size_t rows = (size_t)g->n * g->out_h * g->out_w;
+    s->col_ld = s->quant ? (s->k + 3) & ~(size_t)3 : s->k;
     if (!s->direct && rows) {
-        size_t unit = s->k * es;
+        size_t unit = s->col_ld * es;
         size_t chunk = IM2COL_BYTES / (unit ? unit : 1);
         if (chunk < 64)
             chunk = 64;
         s->chunk = chunk < rows ? chunk : rows;
-        s->col_bytes = s->chunk * s->k * es;
+        s->col_bytes = s->chunk * s->col_ld * es;
     }
     s->in_stage = nn_conv_stage_bytes(in, nchw);
     size_t out_count = rows * g->out_c;
@@ -189,12 +195,14 @@ static void im2col_rows(void *arg, size_t begin, size_t end)
     const im2col_job *J = arg;
     const nn_conv_geom *g = &J->s->g;
     const size_t es = J->s->quant ? 1 : sizeof(float);
-    const size_t cg = J->cg, k = J->s->k;
+    const size_t cg = J->cg, ld = J->s->col_ld;
     const size_t run = cg * es;
     for (size_t r = begin; r < end; r++) {
         size_t pix = J->r0 + r;
         size_t ox = pix % g->out_w, oy = (pix / g->out_w) % g->out_h, n = pix / ((size_t)g->out_w * g->out_h);
-        uint8_t *dst = (uint8_t *)J->col + r * k * es;
+        uint8_t *dst = (uint8_t *)J->col + r * ld * es;
+        /* The padding of 8-bit rows meets zero weights; it is set to be defined. */
+        memset(dst + J->s->k * es, J->pad_byte, (ld - J->s->k) * es);
         for (uint32_t i = 0; i < g->f_h; i++) {
             int64_t y = (int64_t)oy * g->stride_h + (int64_t)i * g->dil_h - g->pad_t;
             for (uint32_t j = 0; j < g->f_w; j++, dst += run) {
@@ -309,13 +317,13 @@ static int conv_execute_kind(nn_op_call *c, int kind)
                                 .pad_byte = (uint8_t)c->in[0]->zero_point};
                 nn_parallel_for(nr, 16, im2col_rows, &J);
                 a = col;
-                lda = s.k;
+                lda = s.col_ld;
             }
             size_t off = r0 * g->out_c + (size_t)grp * mg;
             if (s.quant) {
                 nn_q8_matrix am = {.data = a, .ld = lda,
                                    .is_signed = c->in[0]->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
-                                   .zero = c->in[0]->zero_point};
+                                   .zero = c->in[0]->zero_point, .padded = !s.direct};
                 rq.mult = w->mult + (size_t)grp * mg;
                 rq.shift = w->shift + (size_t)grp * mg;
                 nn_qgemm_prepacked(nr, &am, w->qpack[grp], w->qbias + (size_t)grp * mg, &rq,

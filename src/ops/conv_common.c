@@ -123,14 +123,16 @@ static int read_int(const nn_op_call *c, int idx, int32_t def, int32_t min, int3
     }
     const nn_tensor *t = c->in[idx];
     if (t->type != ANEURALNETWORKS_INT32)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("input %d of type %s, expected INT32", idx, nn_type_name(t->type));
     if (!t->data || t->bytes < sizeof(int32_t)) {
         *v = -1;
         *known = false;
         return ANEURALNETWORKS_NO_ERROR;
     }
     *v = nn_scalar_i32(t);
-    return *v >= min && *v <= max ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA;
+    if (*v < min || *v > max)
+        return nn_invalid("input %d is %d, expected %d to %d", idx, *v, min, max);
+    return ANEURALNETWORKS_NO_ERROR;
 }
 
 int nn_conv_read_params(const nn_op_call *c, const nn_conv_layout *l, nn_conv_params *p)
@@ -160,7 +162,12 @@ int nn_conv_read_params(const nn_op_call *c, const nn_conv_layout *l, nn_conv_pa
     if (!err)
         err = read_int(c, l->multiplier, 1, 1, INT32_MAX, &p->multiplier, &p->known);
     if (!err)
-        err = read_int(c, l->act, 0, 0, 3, &p->act, &p->known);
+        err = read_int(c, l->act, 0, INT32_MIN, INT32_MAX, &p->act, &p->known);
+    if (!err && p->act != -1 && l->act >= 0) {
+        err = nn_check_fuse_code(c, p->act);
+        if (p->act < 0 || p->act > 3)
+            p->act = 0; /* validation goes on as if no activation were fused */
+    }
     if (err)
         return err;
     if (l->nchw >= 0) {
@@ -262,18 +269,24 @@ int nn_conv_check_weights(const nn_op_call *c, const nn_tensor *in, const nn_ten
     int32_t t = in->type;
     if (t != ANEURALNETWORKS_TENSOR_FLOAT32 && t != ANEURALNETWORKS_TENSOR_FLOAT16 &&
         !nn_type_is_quant8(t))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("input of type %s", nn_type_name(t));
     if (!nn_conv_type_level_ok(c, t) || !nn_conv_type_level_ok(c, filter->type))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("input %s or filter %s above the feature level", nn_type_name(t),
+                          nn_type_name(filter->type));
     if (nn_check_rank(in, 4, 4) || nn_check_rank(filter, 4, 4) || nn_check_rank(bias, 1, 1))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("input, filter and bias of ranks %u, %u, %u, expected 4, 4, 1",
+                          in->rank, filter->rank, bias->rank);
     if (nn_check_quant(in))
         return ANEURALNETWORKS_BAD_DATA;
-    if (!nn_type_is_quant8(t))
-        return filter->type == t && bias->type == t ? ANEURALNETWORKS_NO_ERROR
-                                                    : ANEURALNETWORKS_BAD_DATA;
+    if (!nn_type_is_quant8(t)) {
+        if (filter->type != t || bias->type != t)
+            return nn_invalid("filter %s and bias %s for a %s input", nn_type_name(filter->type),
+                              nn_type_name(bias->type), nn_type_name(t));
+        return ANEURALNETWORKS_NO_ERROR;
+    }
     if (bias->type != ANEURALNETWORKS_TENSOR_INT32 || bias->zero_point != 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("bias %s with zero point %d, expected TENSOR_INT32 and 0",
+                          nn_type_name(bias->type), bias->zero_point);
     if (filter->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL) {
         const nn_channel_quant *q = filter->channel_quant;
         if (!q || q->channel_dim != channel_dim || filter->zero_point != 0)
@@ -287,29 +300,26 @@ int nn_conv_check_weights(const nn_op_call *c, const nn_tensor *in, const nn_ten
     }
     if (filter->type != t || nn_check_quant(filter))
         return ANEURALNETWORKS_BAD_DATA;
-    return nn_check_bias_scale(in, filter, bias);
+    return nn_check_bias_scale(c, in, filter, bias);
 }
 
-int nn_check_bias_scale(const nn_tensor *in, const nn_tensor *filter, const nn_tensor *bias)
+int nn_check_bias_scale(const nn_op_call *c, const nn_tensor *in, const nn_tensor *filter,
+                        const nn_tensor *bias)
 {
-    /* The reference requires bias scale = input scale x filter scale up to
-     * rounding of the product. */
+    /* bias scale = input scale x filter scale up to rounding of the product;
+     * Android's CPU executor checks it when computing. */
     double prod = (double)(in->scale * filter->scale), bs = bias->scale;
     double lo = prod < bs ? prod : bs;
-    if (!(fabs(prod - bs) <= 1e-6 * lo))
-        return ANEURALNETWORKS_BAD_DATA;
-    return ANEURALNETWORKS_NO_ERROR;
+    return nn_check_value(c, fabs(prod - bs) <= 1e-6 * lo,
+                          "bias scale %g != input scale * filter scale %g", bs, prod);
 }
 
-int nn_conv_check_act(const nn_tensor *t)
+int nn_conv_check_act(const nn_op_call *c, const nn_tensor *t)
 {
     if (t->type != ANEURALNETWORKS_INT32)
-        return ANEURALNETWORKS_BAD_DATA;
-    if (t->data) {
-        int32_t v = nn_scalar_i32(t);
-        if (v < 0 || v > 3)
-            return ANEURALNETWORKS_BAD_DATA;
-    }
+        return nn_invalid("fused activation of type %s, expected INT32", nn_type_name(t->type));
+    if (t->data)
+        return nn_check_fuse_code(c, nn_scalar_i32(t));
     return ANEURALNETWORKS_NO_ERROR;
 }
 

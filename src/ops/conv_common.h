@@ -79,10 +79,11 @@ int nn_conv_check_weights(const nn_op_call *c, const nn_tensor *in, const nn_ten
                           const nn_tensor *bias, uint32_t channel_dim);
 
 /* Per-tensor quantized bias: scale must be input scale x filter scale. */
-int nn_check_bias_scale(const nn_tensor *in, const nn_tensor *filter, const nn_tensor *bias);
+int nn_check_bias_scale(const nn_op_call *c, const nn_tensor *in, const nn_tensor *filter,
+                        const nn_tensor *bias);
 
 /* Activation check: value in FuseCode range when known. */
-int nn_conv_check_act(const nn_tensor *t);
+int nn_conv_check_act(const nn_op_call *c, const nn_tensor *t);
 
 /* ---- staging: float16 and NCHW inputs become float32 / NHWC buffers ---- */
 

@@ -13,6 +13,7 @@
 
 #include "kernels/fp16.h"
 #include "ops/detection_common.h"
+#include "runtime.h"
 
 enum { FL3 = ANEURALNETWORKS_FEATURE_LEVEL_3, FL4 = ANEURALNETWORKS_FEATURE_LEVEL_4 };
 
@@ -45,8 +46,8 @@ static int bbox_validate(const nn_op_call *c)
     if (t == T_QA16) {
         if (delta->type != T_QA8 && !(delta->type == T_QA8S && c->feature_level >= FL4))
             return SEQ_BAD;
-        if (seq_check_box_coords(roi, T_QA8) || seq_check_box_coords(info, T_QA8) ||
-            seq_check_box_coords(out, T_QA8) || nn_check_quant(delta))
+        if (seq_check_box_coords(c, roi, T_QA8) || seq_check_box_coords(c, info, T_QA8) ||
+            seq_check_box_coords(c, out, T_QA8) || nn_check_quant(delta))
             return SEQ_BAD;
     } else if (t == T_F32 || t == T_F16) {
         if (delta->type != t || info->type != t || out->type != t)
@@ -123,7 +124,7 @@ static int nms_validate(const nn_op_call *c)
     int32_t ft = seq_scalar_type_for(t);
     if (!seq_box_main_type_ok(c, t) || nn_check_rank(scores, 2, 2) || nn_check_quant(scores))
         return SEQ_BAD;
-    if (seq_check_box_coords(c->in[1], t) || nn_check_rank(c->in[1], 2, 2) ||
+    if (seq_check_box_coords(c, c->in[1], t) || nn_check_rank(c->in[1], 2, 2) ||
         seq_check_tensor(c->in[2], T_I32, 1))
         return SEQ_BAD;
     if (seq_check_scalar(c->in[3], ft) || seq_check_scalar(c->in[4], ANEURALNETWORKS_INT32) ||
@@ -137,7 +138,7 @@ static int nms_validate(const nn_op_call *c)
     if (o0->type != t || (t != T_F32 && t != T_F16 &&
                           (o0->scale != scores->scale || o0->zero_point != scores->zero_point)))
         return SEQ_BAD;
-    if (seq_check_box_coords(c->out[1], t) || c->out[2]->type != T_I32 || c->out[3]->type != T_I32)
+    if (seq_check_box_coords(c, c->out[1], t) || c->out[2]->type != T_I32 || c->out[3]->type != T_I32)
         return SEQ_BAD;
     return SEQ_OK;
 }
@@ -189,6 +190,11 @@ static int nms_run(const nn_op_call *c, nms_result *r)
     size_t cand;
     if (!seq_mul_ok(rois, classes, &cand) || cand > UINT32_MAX)
         return ANEURALNETWORKS_OP_FAILED;
+    if (!nn_index_fits_i32(classes)) {
+        nn_vlog("BOX_WITH_NMS_LIMIT: %zu classes: a class would not fit the int32 output",
+                classes);
+        return ANEURALNETWORKS_OP_FAILED;
+    }
     r->scores = seq_load_alloc(st);
     r->boxes = seq_load_alloc(c->in[1]);
     r->sel = malloc((cand ? cand : 1) * sizeof *r->sel);
@@ -323,8 +329,9 @@ static int gp_validate(const nn_op_call *c)
     if (t == T_F32 || t == T_F16) {
         if (anchors->type != t || info->type != t)
             return SEQ_BAD;
-    } else if (anchors->type != T_QS16 || anchors->scale != 0.125f ||
-               seq_check_box_coords(info, T_QA8)) {
+    } else if (anchors->type != T_QS16 || seq_check_box_coords(c, info, T_QA8) ||
+               nn_check_value(c, anchors->scale == 0.125f, "anchors scale %g, expected 0.125",
+                              (double)anchors->scale)) {
         return SEQ_BAD;
     }
     if (nn_check_rank(anchors, 2, 2) || nn_check_rank(info, 2, 2))
@@ -338,7 +345,7 @@ static int gp_validate(const nn_op_call *c)
     if (o0->type != t || (t != T_F32 && t != T_F16 &&
                           (o0->scale != scores->scale || o0->zero_point != scores->zero_point)))
         return SEQ_BAD;
-    if (seq_check_box_coords(c->out[1], t) || c->out[2]->type != T_I32)
+    if (seq_check_box_coords(c, c->out[1], t) || c->out[2]->type != T_I32)
         return SEQ_BAD;
     return SEQ_OK;
 }
@@ -404,6 +411,11 @@ static int gp_run(const nn_op_call *c, const gp_shape *g, gp_result *r)
     size_t per = g->h * g->w * g->a, total;
     if (!seq_mul_ok(per, g->batches, &total) || total > UINT32_MAX || total > SIZE_MAX / 16)
         return ANEURALNETWORKS_OP_FAILED;
+    if (!nn_index_fits_i32(g->batches)) {
+        nn_vlog("GENERATE_PROPOSALS: %zu batches: a batch index would not fit the int32 output",
+                (size_t)g->batches);
+        return ANEURALNETWORKS_OP_FAILED;
+    }
     float h_stride = nn_scalar_f32(c->in[4]), w_stride = nn_scalar_f32(c->in[5]);
     int32_t pre_n = nn_scalar_i32(c->in[6]), post_n = nn_scalar_i32(c->in[7]);
     float iou_thr = nn_scalar_f32(c->in[8]), min_size = nn_scalar_f32(c->in[9]);
@@ -615,6 +627,13 @@ static int dp_execute(nn_op_call *c)
     float score_thr = nn_scalar_f32(c->in[11]), iou_thr = nn_scalar_f32(c->in[12]);
     int32_t label_off = nn_scalar_bool(c->in[13]) ? 0 : 1;
     size_t slots = c->out[0]->dims[1];
+    /* Candidates are numbered in uint32; classes and counts go out as int32. */
+    if (anchors * classes > UINT32_MAX || !nn_index_fits_i32(classes) ||
+        !nn_index_fits_i32(slots + 1)) {
+        nn_vlog("DETECTION_POSTPROCESSING: %zu anchors x %zu classes, %zu detections: an index "
+                "or count would not fit its int32 output", anchors, classes, slots);
+        return ANEURALNETWORKS_OP_FAILED;
+    }
 
     float *scores = seq_load_alloc(st), *deltas = seq_load_alloc(c->in[1]);
     float *anc = seq_load_alloc(c->in[2]);

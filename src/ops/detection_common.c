@@ -130,17 +130,21 @@ float *seq_load_alloc(const nn_tensor *t)
 
 int seq_check_scalar(const nn_tensor *t, int32_t type)
 {
-    if (t->type != type || t->omitted)
-        return SEQ_BAD;
+    if (t->omitted)
+        return nn_invalid("a %s scalar is omitted", nn_type_name(type));
+    if (t->type != type)
+        return nn_invalid("scalar of type %s, expected %s", nn_type_name(t->type),
+                          nn_type_name(type));
     return SEQ_OK;
 }
 
 int seq_check_tensor(const nn_tensor *t, int32_t type, uint32_t rank)
 {
     if (t->type != type)
-        return SEQ_BAD;
+        return nn_invalid("tensor of type %s, expected %s", nn_type_name(t->type),
+                          nn_type_name(type));
     if (rank != 0 && t->rank != 0 && t->rank != rank)
-        return SEQ_BAD;
+        return nn_invalid("%s of rank %u, expected %u", nn_type_name(type), t->rank, rank);
     return nn_check_quant(t);
 }
 
@@ -333,12 +337,14 @@ bool seq_box_main_type_ok(const nn_op_call *c, int32_t t)
            c->feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_4;
 }
 
-int seq_check_box_coords(const nn_tensor *b, int32_t t)
+int seq_check_box_coords(const nn_op_call *c, const nn_tensor *b, int32_t t)
 {
     if (t == ANEURALNETWORKS_TENSOR_FLOAT32 || t == ANEURALNETWORKS_TENSOR_FLOAT16)
         return b->type == t ? SEQ_OK : SEQ_BAD;
-    if (b->type != ANEURALNETWORKS_TENSOR_QUANT16_ASYMM || b->scale != 0.125f ||
-        b->zero_point != 0)
-        return SEQ_BAD;
-    return SEQ_OK;
+    if (b->type != ANEURALNETWORKS_TENSOR_QUANT16_ASYMM)
+        return nn_invalid("box coordinates of type %s, expected TENSOR_QUANT16_ASYMM",
+                          nn_type_name(b->type));
+    return nn_check_value(c, b->scale == 0.125f && b->zero_point == 0,
+                          "box coordinates with scale %g zero point %d, expected 0.125 and 0",
+                          (double)b->scale, b->zero_point);
 }

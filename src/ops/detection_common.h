@@ -88,7 +88,7 @@ bool seq_box_main_type_ok(const nn_op_call *c, int32_t t);
 
 /* Box coordinates accompanying a main tensor of type t: the same float type,
  * or QUANT16_ASYMM with scale 0.125 and zero point 0 for quantized t. */
-int seq_check_box_coords(const nn_tensor *b, int32_t t);
+int seq_check_box_coords(const nn_op_call *c, const nn_tensor *b, int32_t t);
 
 /* Intersection over union of two [x1, y1, x2, y2] boxes. */
 float seq_iou(const float *a, const float *b);

@@ -70,8 +70,13 @@ static int binary_validate(const nn_op_call *c)
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_check_quant(a) || nn_check_quant(b) || nn_check_quant(o))
         return ANEURALNETWORKS_BAD_DATA;
-    if (s->has_fuse && nn_ew_check_fuse(c->in[2], a->type == I32) != ANEURALNETWORKS_NO_ERROR)
+    if (s->has_fuse && nn_ew_check_fuse(c, c->in[2], a->type == I32) != ANEURALNETWORKS_NO_ERROR)
         return ANEURALNETWORKS_BAD_DATA;
+    /* Android's validation of a quantized MUL, at model building. */
+    if (c->op_type == ANEURALNETWORKS_MUL && nn_type_is_quant8(a->type) &&
+        !(o->scale > a->scale * b->scale))
+        return nn_invalid("output scale %g <= input1 scale * input2 scale %g", (double)o->scale,
+                          (double)(a->scale * b->scale));
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -81,7 +86,8 @@ static int binary_prepare(nn_op_call *c)
     if (s == NULL)
         return ANEURALNETWORKS_BAD_DATA;
     /* The fuse code may be a model input, known only now. */
-    if (s->has_fuse && nn_ew_check_fuse(c->in[2], c->in[0]->type == I32) != ANEURALNETWORKS_NO_ERROR)
+    if (s->has_fuse &&
+        nn_ew_check_fuse(c, c->in[2], c->in[0]->type == I32) != ANEURALNETWORKS_NO_ERROR)
         return ANEURALNETWORKS_BAD_DATA;
     return nn_ew_prepare_broadcast(c, s->max_rank);
 }

@@ -18,6 +18,11 @@
 static const nn_ew_type_level float_types[] = {{F32, NN_FL3}, {F16, NN_FL3}, {0, 0}};
 static const nn_ew_type_level abs_types[] = {{F32, NN_FL3}, {F16, NN_FL3}, {I32, NN_FL4}, {0, 0}};
 static const nn_ew_type_level neg_types[] = {{F32, NN_FL3}, {F16, NN_FL3}, {I32, NN_FL3}, {0, 0}};
+static const nn_ew_type_level rsqrt_types[] = {{F32, NN_FL3},
+                                              {F16, NN_FL3},
+                                              {QA8, ANEURALNETWORKS_FEATURE_LEVEL_7},
+                                              {QA8S, ANEURALNETWORKS_FEATURE_LEVEL_7},
+                                              {0, 0}};
 static const nn_ew_type_level floor_types[] = {{F32, NN_FL1}, {F16, NN_FL3}, {0, 0}};
 static const nn_ew_type_level relu_types[] = {
     {F32, NN_FL1}, {QA8, NN_FL1}, {F16, NN_FL3}, {QA8S, NN_FL4}, {0, 0}};
@@ -48,7 +53,7 @@ static const unary_spec specs[] = {
     {ANEURALNETWORKS_EXP, NN_EW_EXP, float_types, NN_MAX_RANK, OUT_FREE},
     {ANEURALNETWORKS_LOG, NN_EW_LOG, float_types, NN_MAX_RANK, OUT_FREE},
     {ANEURALNETWORKS_NEG, NN_EW_NEG, neg_types, NN_MAX_RANK, OUT_FREE},
-    {ANEURALNETWORKS_RSQRT, NN_EW_RSQRT, float_types, NN_MAX_RANK, OUT_FREE},
+    {ANEURALNETWORKS_RSQRT, NN_EW_RSQRT, rsqrt_types, NN_MAX_RANK, OUT_FREE},
     {ANEURALNETWORKS_SIN, NN_EW_SIN, float_types, NN_MAX_RANK, OUT_FREE},
     {ANEURALNETWORKS_SQRT, NN_EW_SQRT, float_types, NN_MAX_RANK, OUT_FREE},
     {ANEURALNETWORKS_FLOOR, NN_EW_FLOOR, floor_types, 4, OUT_FREE},
@@ -69,7 +74,8 @@ static const unary_spec *spec_of(int32_t code)
     return NULL;
 }
 
-static int check_out_quant(const unary_spec *s, const nn_tensor *in, const nn_tensor *out)
+static int check_out_quant(const nn_op_call *c, const unary_spec *s, const nn_tensor *in,
+                           const nn_tensor *out)
 {
     if (!nn_type_is_quant8(out->type))
         return ANEURALNETWORKS_NO_ERROR;
@@ -78,13 +84,15 @@ static int check_out_quant(const unary_spec *s, const nn_tensor *in, const nn_te
     case OUT_SAME:
         return nn_ew_same_quant(in, out) ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA;
     case OUT_LOGISTIC:
-        return out->scale == 1.0f / 256.0f && out->zero_point == (is_signed ? -128 : 0)
-                       ? ANEURALNETWORKS_NO_ERROR
-                       : ANEURALNETWORKS_BAD_DATA;
+        return nn_check_value(c, out->scale == 1.0f / 256.0f &&
+                                         out->zero_point == (is_signed ? -128 : 0),
+                              "output scale %g zero point %d, expected 1/256 and %d",
+                              (double)out->scale, out->zero_point, is_signed ? -128 : 0);
     case OUT_TANH:
-        return out->scale == 1.0f / 128.0f && out->zero_point == (is_signed ? 0 : 128)
-                       ? ANEURALNETWORKS_NO_ERROR
-                       : ANEURALNETWORKS_BAD_DATA;
+        return nn_check_value(c, out->scale == 1.0f / 128.0f &&
+                                         out->zero_point == (is_signed ? 0 : 128),
+                              "output scale %g zero point %d, expected 1/128 and %d",
+                              (double)out->scale, out->zero_point, is_signed ? 0 : 128);
     case OUT_FREE:
         break;
     }
@@ -105,7 +113,7 @@ static int unary_validate(const nn_op_call *c)
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_check_rank(in, 1, s->max_rank) || nn_check_rank(out, 1, s->max_rank))
         return ANEURALNETWORKS_BAD_DATA;
-    if (nn_check_quant(in) || nn_check_quant(out) || check_out_quant(s, in, out))
+    if (nn_check_quant(in) || nn_check_quant(out) || check_out_quant(c, s, in, out))
         return ANEURALNETWORKS_BAD_DATA;
     if (s->op == NN_EW_ELU) {
         int32_t alpha_type = in->type == F16 ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32;

@@ -4,22 +4,24 @@ int nn_ew_check_type_level(const nn_op_call *c, int32_t type, const nn_ew_type_l
 {
     for (; list->level != 0; list++)
         if (list->type == type)
-            return c->feature_level >= list->level ? ANEURALNETWORKS_NO_ERROR
-                                                   : ANEURALNETWORKS_BAD_DATA;
-    return ANEURALNETWORKS_BAD_DATA;
+            return c->feature_level >= list->level
+                           ? ANEURALNETWORKS_NO_ERROR
+                           : nn_invalid("%s needs feature level %d", nn_type_name(type),
+                                        (int)list->level);
+    return nn_invalid("the operation does not take %s", nn_type_name(type));
 }
 
-int nn_ew_check_fuse(const nn_tensor *act, bool integer_tensor)
+int nn_ew_check_fuse(const nn_op_call *c, const nn_tensor *act, bool integer_tensor)
 {
     if (act->type != ANEURALNETWORKS_INT32)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("fused activation of type %s, expected INT32", nn_type_name(act->type));
     if (act->data == NULL)
         return ANEURALNETWORKS_NO_ERROR;
     int32_t v = nn_scalar_i32(act);
     if (v < ANEURALNETWORKS_FUSED_NONE || v > ANEURALNETWORKS_FUSED_RELU6)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_check_fuse_code(c, v);
     if (integer_tensor && v != ANEURALNETWORKS_FUSED_NONE)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("fused activation %d on a TENSOR_INT32 operation", v);
     return ANEURALNETWORKS_NO_ERROR;
 }
 

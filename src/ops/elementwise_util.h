@@ -21,7 +21,7 @@ int nn_ew_check_type_level(const nn_op_call *c, int32_t type, const nn_ew_type_l
 
 /* A FuseCode operand: INT32 scalar; when its value is known, in [0, 3] and 0
  * for integer tensors. */
-int nn_ew_check_fuse(const nn_tensor *act, bool integer_tensor);
+int nn_ew_check_fuse(const nn_op_call *c, const nn_tensor *act, bool integer_tensor);
 
 /* Output 0 takes the broadcast shape of inputs 0 and 1 (rank <= max_rank). */
 int nn_ew_prepare_broadcast(nn_op_call *c, uint32_t max_rank);

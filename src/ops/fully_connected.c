@@ -21,7 +21,8 @@ static int validate_fc(const nn_op_call *c)
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_check_rank(in, 2, 4) || nn_check_rank(w, 2, 2) || nn_check_rank(out, 2, 2))
         return ANEURALNETWORKS_BAD_DATA;
-    if (nn_check_quant(in) || nn_check_quant(w) || nn_check_quant(out) || nn_conv_check_act(c->in[3]))
+    if (nn_check_quant(in) || nn_check_quant(w) || nn_check_quant(out) ||
+        nn_conv_check_act(c, c->in[3]))
         return ANEURALNETWORKS_BAD_DATA;
     if (!b->omitted) {
         int32_t bt = nn_type_is_quant8(t) ? ANEURALNETWORKS_TENSOR_INT32 : t;
@@ -29,7 +30,7 @@ static int validate_fc(const nn_op_call *c)
             return ANEURALNETWORKS_BAD_DATA;
         if (b->rank == 1 && w->rank == 2 && b->dims[0] && w->dims[0] && b->dims[0] != w->dims[0])
             return ANEURALNETWORKS_BAD_DATA;
-        if (bt == ANEURALNETWORKS_TENSOR_INT32 && nn_check_bias_scale(in, w, b))
+        if (bt == ANEURALNETWORKS_TENSOR_INT32 && nn_check_bias_scale(c, in, w, b))
             return ANEURALNETWORKS_BAD_DATA;
     }
     int32_t fl = c->feature_level;

@@ -301,7 +301,10 @@ static nn_lstm_params params_of(const nn_op_call *c, int act, int clip)
 
 static bool float_type_ok(const nn_op_call *c, int32_t t)
 {
-    return t == T_F32 || (t == T_F16 && c->feature_level >= FL3);
+    if (t == T_F32 || (t == T_F16 && c->feature_level >= FL3))
+        return true;
+    nn_reason("input of type %s, expected TENSOR_FLOAT32 or TENSOR_FLOAT16", nn_type_name(t));
+    return false;
 }
 
 /* Activation (INT32: 0, 1, 3, 4, 6) and the two clip scalars. */
@@ -312,16 +315,21 @@ static int params_validate(const nn_op_call *c, int act, int clip, int32_t t)
         return SEQ_BAD;
     if (a->data != NULL) {
         int32_t v = nn_scalar_i32(a);
-        if (v != 0 && v != 1 && v != 3 && v != 4 && v != 6)
+        /* A constant like any fused activation: checked when computing. */
+        if (nn_check_value(c, v == 0 || v == 1 || v == 3 || v == 4 || v == 6,
+                           "input %d (activation) is %d, expected 0, 1, 3, 4 or 6", act, v))
             return SEQ_BAD;
     }
     int32_t ft = seq_scalar_type_for(t);
+    /* Android's validation wants FLOAT16 clips on a float16 LSTM and
+     * UNIDIRECTIONAL_SEQUENCE_LSTM; BIDIRECTIONAL_SEQUENCE_LSTM also takes
+     * FLOAT32 ones. */
+    bool f32_ok = c->op_type == ANEURALNETWORKS_BIDIRECTIONAL_SEQUENCE_LSTM;
     for (int i = clip; i <= clip + 1; i++) {
-        /* Float16 clips are FL3+; FLOAT32 clips are accepted for either
-         * tensor type as older models use them. */
         const nn_tensor *s = c->in[i];
-        if (s->omitted || (s->type != ft && s->type != ANEURALNETWORKS_FLOAT32))
-            return SEQ_BAD;
+        if (s->omitted || (s->type != ft && !(f32_ok && s->type == ANEURALNETWORKS_FLOAT32)))
+            return nn_invalid("input %d (clip) of type %s, expected %s", i, nn_type_name(s->type),
+                              nn_type_name(ft));
         if (s->data != NULL && nn_scalar_f32(s) < 0.0f)
             return SEQ_BAD;
     }
@@ -708,9 +716,17 @@ static int blstm_validate(const nn_op_call *c)
     int32_t t = c->in[B_X]->type;
     if (!float_type_ok(c, t) || seq_check_tensor(c->in[B_X], t, 3))
         return SEQ_BAD;
-    for (int i = B_FW_H; i <= B_BW_C; i++)
-        if (!present(c, i) || seq_check_tensor(c->in[i], t, 2))
+    for (int i = B_FW_H; i <= B_BW_C; i++) {
+        if (!present(c, i) || seq_check_tensor(c->in[i], t, i == B_FW_C ? 0 : 2))
             return SEQ_BAD;
+        /* Android's validation checks only the type of the forward cell
+         * state; its rank is checked when computing. */
+        const nn_tensor *s = c->in[i];
+        if (i == B_FW_C && nn_check_value(c, s->rank == 0 || s->rank == 2,
+                                          "input %d (forward cell state) of rank %u, expected 2",
+                                          i, s->rank))
+            return SEQ_BAD;
+    }
     if (cell_validate(c, &layout_fw, t) || cell_validate(c, &layout_bw, t) ||
         params_validate(c, B_ACT, B_CLIP, t) ||
         seq_check_scalar(c->in[B_MERGE], ANEURALNETWORKS_BOOL) ||

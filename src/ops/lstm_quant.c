@@ -20,14 +20,26 @@
 
 enum { Q_X = 0, Q_W = 1, Q_R = 5, Q_BIAS = 9, Q_C = 13, Q_H = 14 };
 
-static bool is_act_q(const nn_tensor *t)
+/* The fixed quantizations of the operation's activations and state: values
+ * Android's runtime checks when computing (nn_check_value). */
+static int check_act_q(const nn_op_call *c, const nn_tensor *t, const char *what)
 {
-    return t->type == T_QA8 && t->scale == 1.0f / 128.0f && t->zero_point == 128;
+    if (t->type != T_QA8)
+        return nn_invalid("%s of type %s, expected TENSOR_QUANT8_ASYMM", what,
+                          nn_type_name(t->type));
+    return nn_check_value(c, t->scale == 1.0f / 128.0f && t->zero_point == 128,
+                          "%s scale %g zero point %d, expected 1/128 and 128", what,
+                          (double)t->scale, t->zero_point);
 }
 
-static bool is_state_q(const nn_tensor *t)
+static int check_state_q(const nn_op_call *c, const nn_tensor *t, const char *what)
 {
-    return t->type == T_QS16 && t->scale == 1.0f / 2048.0f && t->zero_point == 0;
+    if (t->type != T_QS16)
+        return nn_invalid("%s of type %s, expected TENSOR_QUANT16_SYMM", what,
+                          nn_type_name(t->type));
+    return nn_check_value(c, t->scale == 1.0f / 2048.0f && t->zero_point == 0,
+                          "%s scale %g zero point %d, expected 1/2048 and 0", what,
+                          (double)t->scale, t->zero_point);
 }
 
 static int q16_validate(const nn_op_call *c)
@@ -35,24 +47,27 @@ static int q16_validate(const nn_op_call *c)
     if (nn_check_counts(c, 15, 15, 2) || c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_3)
         return SEQ_BAD;
     const nn_tensor *x = c->in[Q_X], *w0 = c->in[Q_W];
-    if (!is_act_q(x) || nn_check_rank(x, 2, 2) || !is_act_q(c->in[Q_H]) ||
-        nn_check_rank(c->in[Q_H], 2, 2) || !is_state_q(c->in[Q_C]) ||
-        nn_check_rank(c->in[Q_C], 2, 2))
+    if (check_act_q(c, x, "input") || nn_check_rank(x, 2, 2) ||
+        check_act_q(c, c->in[Q_H], "previous output") || nn_check_rank(c->in[Q_H], 2, 2) ||
+        check_state_q(c, c->in[Q_C], "previous cell state") || nn_check_rank(c->in[Q_C], 2, 2))
         return SEQ_BAD;
     /* All eight weight tensors share one quantization. */
     for (int i = Q_W; i < Q_BIAS; i++) {
         const nn_tensor *w = c->in[i];
-        if (w->omitted || seq_check_tensor(w, T_QA8, 2) || w->scale != w0->scale ||
-            w->zero_point != w0->zero_point)
+        if (w->omitted || seq_check_tensor(w, T_QA8, 2) ||
+            nn_check_value(c, w->scale == w0->scale && w->zero_point == w0->zero_point,
+                           "input %d quantization differs from input 1's", i))
             return SEQ_BAD;
     }
     for (int i = Q_BIAS; i < Q_C; i++) {
         const nn_tensor *b = c->in[i];
         if (b->omitted || seq_check_tensor(b, T_I32, 1) || b->zero_point != 0 ||
-            fabsf(b->scale - x->scale * w0->scale) > 1e-6f * b->scale + 1e-12f)
+            nn_check_value(c, fabsf(b->scale - x->scale * w0->scale) <= 1e-6f * b->scale + 1e-12f,
+                           "input %d (bias) scale %g != input scale * weights scale %g", i,
+                           (double)b->scale, (double)(x->scale * w0->scale)))
             return SEQ_BAD;
     }
-    if (!is_state_q(c->out[0]) || !is_act_q(c->out[1]))
+    if (check_state_q(c, c->out[0], "cell state output") || check_act_q(c, c->out[1], "output"))
         return SEQ_BAD;
     return SEQ_OK;
 }
@@ -125,7 +140,7 @@ static int q16_weights_build(const nn_op_call *c, q16_weights **out)
                 memcpy(row + O, w + o * I, I);
             }
         }
-        nn_q8_matrix wm = {wcat, K, false, c->in[Q_W]->zero_point};
+        nn_q8_matrix wm = {wcat, K, false, c->in[Q_W]->zero_point, false};
         qw->w = nn_qgemm_pack(4 * O, K, &wm);
         qw->bias = malloc(4 * O * sizeof(int32_t) + 1);
         if (qw->w == NULL || qw->bias == NULL)
@@ -198,7 +213,7 @@ static int q16_execute(nn_op_call *c)
         memcpy(cat + b * K + I, hd + b * O, O);
     }
     /* acc row b: the four gates' accumulators side by side. */
-    nn_q8_matrix ca = {cat, K, false, 128};
+    nn_q8_matrix ca = {cat, K, false, 128, false};
     nn_qgemm_prepacked_i32(B, &ca, qw->w, qw->bias, acc, 4 * O);
     for (size_t i = 0; i < 4 * B * O; i++) {
         int32_t v = nn_mul_by_quant_mult(acc[i], mult, shift);
@@ -404,7 +419,7 @@ static int ql_pack(const nn_op_call *c, int idx, nn_qgemm_packed **p)
     if (!ql_has(c, idx))
         return SEQ_OK;
     const nn_tensor *t = c->in[idx];
-    nn_q8_matrix m = {t->data, t->dims[1], true, 0};
+    nn_q8_matrix m = {t->data, t->dims[1], true, 0, false};
     *p = nn_qgemm_pack(t->dims[0], t->dims[1], &m);
     return *p ? SEQ_OK : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
@@ -467,7 +482,7 @@ static void ql_matmul_acc(size_t B, size_t U, size_t K, const int8_t *a, int32_t
     int32_t mult;
     int shift;
     nn_quantize_multiplier(scale, &mult, &shift);
-    nn_q8_matrix am = {a, K, true, a_zero};
+    nn_q8_matrix am = {a, K, true, a_zero, false};
     nn_qgemm_prepacked_i32(B, &am, w, bias, acc, U);
     for (size_t i = 0; i < B * U; i++) {
         int32_t v = nn_mul_by_quant_mult(acc[i], mult, shift) + g[i];
@@ -610,13 +625,15 @@ static int ql_execute(nn_op_call *c)
     }
     int rc = c_new ? SEQ_OK : ANEURALNETWORKS_OUT_OF_MEMORY;
     if (rc == SEQ_OK) {
-        /* Hidden state: o ⊙ tanh(c) requantized to the hidden scale. */
+        /* Hidden state: o ⊙ tanh(c) requantized to the hidden scale, the
+         * zero point subtracted, as TFLite's integer LSTM (and Android's
+         * reference after it) does; the projection adds it back. */
         int32_t hm;
         int hs;
         nn_quantize_multiplier(ldexp(1.0, -30) / hscale, &hm, &hs);
         for (size_t i = 0; i < BU; i++) {
             int16_t t = nn_q16_tanh(c_new[i], 15 + cell_shift);
-            int32_t v = nn_mul_by_quant_mult((int32_t)gate[3][i] * t, hm, hs) + hzp;
+            int32_t v = nn_mul_by_quant_mult((int32_t)gate[3][i] * t, hm, hs) - hzp;
             hid[i] = (int8_t)nn_clamp_i32(v, -128, 127);
         }
         int8_t *out = c->out[2]->data ? c->out[2]->data : c->out[0]->data;
@@ -626,7 +643,7 @@ static int ql_execute(nn_op_call *c)
                 int32_t pm;
                 int ps;
                 nn_quantize_multiplier((double)pw->scale * hscale / h->scale, &pm, &ps);
-                nn_q8_matrix am = {hid, U, true, -hzp};
+                nn_q8_matrix am = {hid, U, true, -hzp, false};
                 const int32_t *pb = ql_has(c, QL_PROJ_B) ? c->in[QL_PROJ_B]->data : NULL;
                 nn_qgemm_prepacked_i32(B, &am, qw->proj, pb, acc, P);
                 int32_t clip = 0;

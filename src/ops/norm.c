@@ -59,7 +59,9 @@ static int validate_l2norm(const nn_op_call *c)
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_type_is_quant8(t)) {
         int32_t zp = t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ? 128 : 0;
-        if (fabsf(out->scale - 1.0f / 128.0f) > 1e-9f || out->zero_point != zp)
+        if (nn_check_value(c, fabsf(out->scale - 1.0f / 128.0f) <= 1e-9f && out->zero_point == zp,
+                           "output scale %g zero point %d, expected 1/128 and %d",
+                           (double)out->scale, out->zero_point, zp))
             return ANEURALNETWORKS_BAD_DATA;
     }
     uint32_t axis;

@@ -16,6 +16,11 @@
  *             they are), and again before every execute with real shapes and
  *             data. Returns BAD_DATA for incompatible shapes, OP_FAILED for
  *             bad values found in data at execution time.
+ *             Values Android's runtime leaves to execution (a quantized
+ *             bias scale, a fixed output scale, a constant fused activation
+ *             code out of range, ...) are not BAD_DATA: validate reports
+ *             them with nn_check_value and goes on; the model builds and compiles,
+ *             and computing it returns OP_FAILED.
  *   execute   computes the outputs. Only called when at least one output
  *             holds elements. Out-of-range indices in data are OP_FAILED.
  *
@@ -38,7 +43,17 @@
 
 #include "android/NeuralNetworks.h"
 
-#define NN_MAX_RANK 8
+/* The deprecated OEM codes of Android's NeuralNetworksOEM.h (not part of the
+ * NDK header): models may use them; no device here runs OEM_OPERATION. */
+#define NN_OEM_SCALAR 10000
+#define NN_TENSOR_OEM_BYTE 10001
+#define NN_OEM_OPERATION 10000
+
+/* Largest tensor rank. The specification sets no general limit (REVERSE
+ * alone stops at 8); MIRROR_PAD conformance tests use rank 10. */
+#define NN_MAX_RANK 16
+/* The highest OperationCode the runtime knows. */
+#define NN_LAST_OPERATION ANEURALNETWORKS_REVERSE
 /* validate may read in[i] and out[i] for i < NN_VALIDATE_SLOTS before it
  * checks n_in/n_out: slots past the real operands hold a placeholder of
  * type -1 that no check accepts. */
@@ -75,6 +90,8 @@ typedef struct nn_op_call {
     size_t scratch_bytes;            /* set by prepare */
     void *scratch;                   /* at least scratch_bytes, 64-byte aligned */
     struct nn_exec_ctx *ctx;         /* executor context (control flow) */
+    /* validate: set by nn_check_value (NULL outside model validation) */
+    bool *fails_at_execution;
 } nn_op_call;
 
 typedef struct nn_op_def {
@@ -112,6 +129,12 @@ bool nn_tensor_shape_known(const nn_tensor *t);
 size_t nn_dims_product(const nn_tensor *t, uint32_t begin, uint32_t end);
 /* Copies rank and dims of src into dst. */
 void nn_tensor_copy_shape(nn_tensor *dst, const nn_tensor *src);
+/* Whether the indices 0 .. count-1 all fit an int32 output: operations that
+ * write indices fail (OP_FAILED) rather than write wrapped ones. */
+static inline bool nn_index_fits_i32(size_t count)
+{
+    return count <= (size_t)INT32_MAX + 1;
+}
 
 /* Scalar readers; the operand must hold data of the matching scalar type. */
 int32_t nn_scalar_i32(const nn_tensor *t);
@@ -129,5 +152,26 @@ int nn_check_type(const nn_tensor *t, int32_t type);
 int nn_check_rank(const nn_tensor *t, uint32_t min_rank, uint32_t max_rank);
 /* Quant8 tensors: scale > 0 and zero point in the type's range. */
 int nn_check_quant(const nn_tensor *t);
+
+/* ---- why a check fails (src/util/log.c) ----
+ * Under NNAPI_LINUX_VLOG a failing check records a reason on its thread; the
+ * API call that returns the error logs it in one line with its own name and
+ * the object concerned (the last reason recorded wins). */
+void nn_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Records the reason and returns ANEURALNETWORKS_BAD_DATA. */
+int nn_invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Records the reason and returns code. */
+int nn_because(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A check of a value Android's runtime makes only when computing (a quantized
+ * bias scale, a fixed output scale, a constant fused activation code, ...).
+ * NO_ERROR when ok. Otherwise, while validating a model, the failure is noted
+ * in the call (the model builds and compiles, computing it fails with
+ * OP_FAILED) and NO_ERROR returned so that validation goes on; from prepare
+ * or execute it is BAD_DATA, which the executor reports as OP_FAILED. */
+int nn_check_value(const nn_op_call *c, bool ok, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* A fused activation code (FuseCode) read from an operand, through
+ * nn_check_value. */
+int nn_check_fuse_code(const nn_op_call *c, int32_t code);
 
 #endif

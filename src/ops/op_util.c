@@ -1,7 +1,12 @@
 #include <string.h>
 
+#include "kernels/copy.h"
+#include "kernels/elementwise.h"
 #include "kernels/fp16.h"
 #include "ops/op.h"
+
+_Static_assert(NN_COPY_MAX_RANK >= NN_MAX_RANK && NN_EW_MAX_RANK >= NN_MAX_RANK,
+               "kernels must take tensors of every rank the runtime accepts");
 
 bool nn_type_is_tensor(int32_t type)
 {
@@ -16,6 +21,7 @@ bool nn_type_is_tensor(int32_t type)
     case ANEURALNETWORKS_TENSOR_QUANT16_ASYMM:
     case ANEURALNETWORKS_TENSOR_QUANT8_SYMM:
     case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED:
+    case NN_TENSOR_OEM_BYTE:
         return true;
     default:
         return false;
@@ -48,6 +54,7 @@ size_t nn_type_size(int32_t type)
     case ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL:
     case ANEURALNETWORKS_TENSOR_QUANT8_SYMM:
     case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED:
+    case NN_TENSOR_OEM_BYTE:
         return 1;
     default:
         return 0;
@@ -62,6 +69,10 @@ const char *nn_type_name(int32_t type)
         "TENSOR_BOOL8", "FLOAT16", "TENSOR_QUANT8_SYMM_PER_CHANNEL",
         "TENSOR_QUANT16_ASYMM", "TENSOR_QUANT8_SYMM", "TENSOR_QUANT8_ASYMM_SIGNED", "MODEL",
     };
+    if (type == NN_OEM_SCALAR)
+        return "OEM_SCALAR";
+    if (type == NN_TENSOR_OEM_BYTE)
+        return "TENSOR_OEM_BYTE";
     if (type < 0 || (size_t)type >= sizeof names / sizeof names[0])
         return "UNKNOWN";
     return names[type];
@@ -142,13 +153,17 @@ int nn_broadcast_shape(const nn_tensor *a, const nn_tensor *b, nn_tensor *out)
 int nn_check_counts(const nn_op_call *c, uint32_t min_in, uint32_t max_in, uint32_t n_out)
 {
     if (c->n_in < min_in || c->n_in > max_in || c->n_out != n_out)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("%u inputs and %u outputs, expected %u to %u inputs and %u outputs",
+                          c->n_in, c->n_out, min_in, max_in, n_out);
     return ANEURALNETWORKS_NO_ERROR;
 }
 
 int nn_check_type(const nn_tensor *t, int32_t type)
 {
-    return t->type == type ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA;
+    if (t->type != type)
+        return nn_invalid("operand of type %s, expected %s", nn_type_name(t->type),
+                          nn_type_name(type));
+    return ANEURALNETWORKS_NO_ERROR;
 }
 
 int nn_check_rank(const nn_tensor *t, uint32_t min_rank, uint32_t max_rank)
@@ -156,19 +171,25 @@ int nn_check_rank(const nn_tensor *t, uint32_t min_rank, uint32_t max_rank)
     if (t->rank == 0 && nn_type_is_tensor(t->type))
         return ANEURALNETWORKS_NO_ERROR;
     if (t->rank < min_rank || t->rank > max_rank)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("operand of rank %u, expected %u to %u", t->rank, min_rank, max_rank);
     return ANEURALNETWORKS_NO_ERROR;
 }
 
 int nn_check_quant(const nn_tensor *t)
 {
+    bool ok = true;
     if (t->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM)
-        return t->scale > 0.0f && t->zero_point >= 0 && t->zero_point <= 255
-                       ? ANEURALNETWORKS_NO_ERROR
-                       : ANEURALNETWORKS_BAD_DATA;
-    if (t->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED)
-        return t->scale > 0.0f && t->zero_point >= -128 && t->zero_point <= 127
-                       ? ANEURALNETWORKS_NO_ERROR
-                       : ANEURALNETWORKS_BAD_DATA;
+        ok = t->scale > 0.0f && t->zero_point >= 0 && t->zero_point <= 255;
+    else if (t->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED)
+        ok = t->scale > 0.0f && t->zero_point >= -128 && t->zero_point <= 127;
+    if (!ok)
+        return nn_invalid("%s operand with scale %g and zero point %d", nn_type_name(t->type),
+                          (double)t->scale, t->zero_point);
     return ANEURALNETWORKS_NO_ERROR;
+}
+
+int nn_check_fuse_code(const nn_op_call *c, int32_t code)
+{
+    return nn_check_value(c, code >= ANEURALNETWORKS_FUSED_NONE && code <= ANEURALNETWORKS_FUSED_RELU6,
+                          "fused activation code %d", code);
 }

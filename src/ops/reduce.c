@@ -6,6 +6,7 @@
 #include "kernels/fp16.h"
 #include "kernels/quant.h"
 #include "ops/shape_common.h"
+#include "runtime.h"
 
 static int reduce_prepare(nn_op_call *c);
 static int arg_prepare(nn_op_call *c);
@@ -317,6 +318,11 @@ static int arg_execute(nn_op_call *c)
     uint32_t a;
     if (!shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a) || in->dims[a] == 0)
         return ANEURALNETWORKS_OP_FAILED;
+    if (!nn_index_fits_i32(in->dims[a])) {
+        nn_vlog("%s: %u elements along the axis: an index would not fit the int32 output",
+                c->op_type == ANEURALNETWORKS_ARGMAX ? "ARGMAX" : "ARGMIN", in->dims[a]);
+        return ANEURALNETWORKS_OP_FAILED;
+    }
     bool is_max = c->op_type == ANEURALNETWORKS_ARGMAX;
     size_t outer = nn_dims_product(in, 0, a), inner = nn_dims_product(in, a + 1, in->rank);
     uint32_t len = in->dims[a];
@@ -388,7 +394,9 @@ static int topk_prepare(nn_op_call *c)
     int err = shp_set_shape(c->out[0], in->rank, dims);
     if (err)
         return err;
-    c->scratch_bytes = in->dims[in->rank - 1] * sizeof(topk_item);
+    /* Rows too long for int32 indices fail in execute: ask no scratch. */
+    uint32_t len = in->dims[in->rank - 1];
+    c->scratch_bytes = nn_index_fits_i32(len) ? len * sizeof(topk_item) : 0;
     return shp_set_shape(c->out[1], in->rank, dims);
 }
 
@@ -411,6 +419,10 @@ static int topk_execute(nn_op_call *c)
     uint32_t len = in->dims[in->rank - 1];
     uint32_t k = (uint32_t)nn_scalar_i32(c->in[1]);
     topk_item *items = c->scratch;
+    if (!nn_index_fits_i32(len)) {
+        nn_vlog("TOPK_V2: %u elements per row: an index would not fit the int32 output", len);
+        return ANEURALNETWORKS_OP_FAILED;
+    }
     if (items == NULL || c->scratch_bytes < len * sizeof *items || k > len)
         return ANEURALNETWORKS_OP_FAILED;
     size_t rows = nn_dims_product(in, 0, in->rank - 1);

@@ -5,7 +5,7 @@
  */
 #include "ops/op.h"
 
-#define NN_OP_COUNT (ANEURALNETWORKS_RANK + 1)
+#define NN_OP_COUNT (NN_LAST_OPERATION + 1)
 
 #define NN_OP(name) extern const nn_op_def nn_op_##name;
 #include "ops/ops_elementwise.h"
@@ -128,6 +128,10 @@ static const char *const op_names[NN_OP_COUNT] = {
     [ANEURALNETWORKS_HARD_SWISH] = "HARD_SWISH",
     [ANEURALNETWORKS_FILL] = "FILL",
     [ANEURALNETWORKS_RANK] = "RANK",
+    [ANEURALNETWORKS_BATCH_MATMUL] = "BATCH_MATMUL",
+    [ANEURALNETWORKS_PACK] = "PACK",
+    [ANEURALNETWORKS_MIRROR_PAD] = "MIRROR_PAD",
+    [ANEURALNETWORKS_REVERSE] = "REVERSE",
 };
 
 const nn_op_def *nn_op_lookup(int32_t code)
@@ -139,6 +143,8 @@ const nn_op_def *nn_op_lookup(int32_t code)
 
 const char *nn_op_name(int32_t code)
 {
+    if (code == NN_OEM_OPERATION)
+        return "OEM_OPERATION";
     if (code < 0 || code >= NN_OP_COUNT)
         return "UNKNOWN";
     return op_names[code];

@@ -24,11 +24,11 @@ static int check_t(const nn_tensor *t, int32_t type, uint32_t rank)
     return seq_check_tensor(t, type, rank);
 }
 
-static int check_fuse(const nn_tensor *t)
+static int check_fuse(const nn_op_call *c, const nn_tensor *t)
 {
     if (seq_check_scalar(t, ANEURALNETWORKS_INT32))
         return SEQ_BAD;
-    if (t->data != NULL && (nn_scalar_i32(t) < 0 || nn_scalar_i32(t) > 3))
+    if (t->data != NULL && nn_check_fuse_code(c, nn_scalar_i32(t)) != ANEURALNETWORKS_NO_ERROR)
         return SEQ_BAD;
     return SEQ_OK;
 }
@@ -233,7 +233,7 @@ static int rnn_validate(const nn_op_call *c)
     int32_t t = c->in[0]->type;
     if (!float_type_ok(c, t) || check_t(c->in[0], t, 2) || check_t(c->in[1], t, 2) ||
         check_t(c->in[2], t, 2) || check_t(c->in[3], t, 1) || check_t(c->in[4], t, 2) ||
-        check_fuse(c->in[5]) || c->out[0]->type != t || c->out[1]->type != t)
+        check_fuse(c, c->in[5]) || c->out[0]->type != t || c->out[1]->type != t)
         return SEQ_BAD;
     return SEQ_OK;
 }
@@ -324,7 +324,7 @@ static int urnn_validate(const nn_op_call *c)
     int32_t t = c->in[0]->type;
     if (!float_type_ok(c, t) || check_t(c->in[0], t, 3) || check_t(c->in[1], t, 2) ||
         check_t(c->in[2], t, 2) || check_t(c->in[3], t, 1) || check_t(c->in[4], t, 2) ||
-        check_fuse(c->in[5]) || seq_check_scalar(c->in[6], ANEURALNETWORKS_INT32))
+        check_fuse(c, c->in[5]) || seq_check_scalar(c->in[6], ANEURALNETWORKS_INT32))
         return SEQ_BAD;
     if (c->in[6]->data != NULL && (nn_scalar_i32(c->in[6]) < 0 || nn_scalar_i32(c->in[6]) > 1))
         return SEQ_BAD;
@@ -456,7 +456,7 @@ static int brnn_validate(const nn_op_call *c)
     if (aux == SEQ_PRESENT && fw_aw == SEQ_ABSENT &&
         c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_4)
         return SEQ_BAD;
-    if (check_fuse(c->in[BR_ACT]) || seq_check_scalar(c->in[BR_TIME_MAJOR], ANEURALNETWORKS_BOOL) ||
+    if (check_fuse(c, c->in[BR_ACT]) || seq_check_scalar(c->in[BR_TIME_MAJOR], ANEURALNETWORKS_BOOL) ||
         seq_check_scalar(c->in[BR_MERGE], ANEURALNETWORKS_BOOL))
         return SEQ_BAD;
     if (c->in[BR_MERGE]->data != NULL) {
@@ -660,7 +660,7 @@ static int svdf_validate(const nn_op_call *c)
     if (!float_type_ok(c, t) || check_t(c->in[0], t, 2) || check_t(c->in[1], t, 2) ||
         check_t(c->in[2], t, 2) || check_t(c->in[4], t, 2) ||
         (!c->in[3]->omitted && check_t(c->in[3], t, 0)) ||
-        seq_check_scalar(c->in[5], ANEURALNETWORKS_INT32) || check_fuse(c->in[6]) ||
+        seq_check_scalar(c->in[5], ANEURALNETWORKS_INT32) || check_fuse(c, c->in[6]) ||
         c->out[0]->type != t || c->out[1]->type != t)
         return SEQ_BAD;
     if (c->in[5]->data != NULL && nn_scalar_i32(c->in[5]) <= 0)

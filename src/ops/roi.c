@@ -21,9 +21,9 @@ enum { FL3 = ANEURALNETWORKS_FEATURE_LEVEL_3, FL4 = ANEURALNETWORKS_FEATURE_LEVE
 #define T_QA16 ANEURALNETWORKS_TENSOR_QUANT16_ASYMM
 
 /* Regions: box coordinates of rank 2. */
-static int check_rois(const nn_tensor *r, int32_t t)
+static int check_rois(const nn_op_call *c, const nn_tensor *r, int32_t t)
 {
-    if (seq_check_box_coords(r, t) != SEQ_OK)
+    if (seq_check_box_coords(c, r, t) != SEQ_OK)
         return SEQ_BAD;
     return nn_check_rank(r, 2, 2);
 }
@@ -65,7 +65,7 @@ static int roi_validate_common(const nn_op_call *c, uint32_t layout_idx, bool sa
     if (c->feature_level < FL3 || !seq_box_main_type_ok(c, t) || nn_check_rank(in, 4, 4) ||
         nn_check_quant(in))
         return SEQ_BAD;
-    if (check_rois(c->in[1], t) || seq_check_tensor(c->in[2], T_I32, 1))
+    if (check_rois(c, c->in[1], t) || seq_check_tensor(c->in[2], T_I32, 1))
         return SEQ_BAD;
     if (seq_check_scalar(c->in[3], ANEURALNETWORKS_INT32) ||
         seq_check_scalar(c->in[4], ANEURALNETWORKS_INT32) || seq_check_scalar(c->in[5], ft) ||
@@ -382,13 +382,17 @@ static int heat_validate(const nn_op_call *c)
     int32_t t = hm->type;
     if (!seq_box_main_type_ok(c, t) || nn_check_rank(hm, 4, 4) || nn_check_quant(hm))
         return SEQ_BAD;
-    if (check_rois(c->in[1], t) || seq_check_scalar(c->in[2], ANEURALNETWORKS_BOOL))
+    if (check_rois(c, c->in[1], t) || seq_check_scalar(c->in[2], ANEURALNETWORKS_BOOL))
         return SEQ_BAD;
     if (c->out[0]->type != t || nn_check_quant(c->out[0]))
         return SEQ_BAD;
     const nn_tensor *kp = c->out[1];
-    if (kp->type != c->in[1]->type ||
-        (kp->type == T_QA16 && (kp->scale != 0.125f || kp->zero_point != 0)))
+    if (kp->type != c->in[1]->type)
+        return SEQ_BAD;
+    if (kp->type == T_QA16 &&
+        nn_check_value(c, kp->scale == 0.125f && kp->zero_point == 0,
+                       "keypoints scale %g zero point %d, expected 0.125 and 0", (double)kp->scale,
+                       kp->zero_point))
         return SEQ_BAD;
     return SEQ_OK;
 }

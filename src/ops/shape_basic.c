@@ -10,7 +10,8 @@ static int squeeze_prepare(nn_op_call *c);
 static int expand_prepare(nn_op_call *c);
 static int fill_prepare(nn_op_call *c);
 
-#define RESHAPE_TYPES SHP_TYPES({T_F32, FL1}, {T_QA8, FL1}, {T_F16, FL3}, {T_QA8S, FL4})
+#define RESHAPE_TYPES \
+    SHP_TYPES({T_F32, FL1}, {T_QA8, FL1}, {T_F16, FL3}, {T_QA8S, FL4}, {T_I32, FL6})
 #define SQUEEZE_TYPES SHP_TYPES({T_F32, FL2}, {T_QA8, FL2}, {T_F16, FL3}, {T_QA8S, FL4})
 #define EXPAND_TYPES \
     SHP_TYPES({T_F32, FL3}, {T_F16, FL3}, {T_I32, FL3}, {T_QA8, FL3}, {T_QA8S, FL4})
@@ -33,8 +34,11 @@ static int reshape_validate(const nn_op_call *c)
 {
     if (nn_check_counts(c, 2, 2, 1) || shp_check_type(c, c->in[0]->type, RESHAPE_TYPES) ||
         !shp_rank_in(c->in[0], 1, 4) || nn_check_type(c->in[1], T_I32) ||
-        !shp_rank_in(c->in[1], 1, 1) || shp_check_same_q(c->in[0], c->out[0]))
+        shp_check_same_q(c->in[0], c->out[0]))
         return NN_BAD;
+    /* Android checks only the type of the shape tensor, and converters
+     * hand over TensorFlow Lite's shape tensors as they are ([1, 4] in real
+     * models): its elements, whatever its rank, are the new shape. */
     return shp_validate_shapes(c, reshape_prepare);
 }
 

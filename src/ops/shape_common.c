@@ -6,8 +6,11 @@ int shp_check_type(const nn_op_call *c, int32_t type, const shp_type_level *list
 {
     for (; list->type >= 0; list++)
         if (list->type == type)
-            return c->feature_level >= list->level ? NN_OK : NN_BAD;
-    return NN_BAD;
+            return c->feature_level >= list->level
+                           ? NN_OK
+                           : nn_invalid("%s needs feature level %d", nn_type_name(type),
+                                        (int)list->level);
+    return nn_invalid("the operation does not take %s", nn_type_name(type));
 }
 
 int shp_check_opt_scalar(const nn_op_call *c, uint32_t idx, int32_t type, int32_t level)
@@ -110,5 +113,9 @@ int shp_validate_shapes(const nn_op_call *c, int (*prepare)(nn_op_call *))
     }
     nn_op_call copy = *c;
     copy.out = out_ptrs;
-    return prepare(&copy) == NN_BAD ? NN_BAD : NN_OK;
+    copy.fails_at_execution = NULL;
+    /* Android validates types and ranks only: shapes that do not fit each
+     * other, and bad constant values, fail the computation. */
+    return nn_check_value(c, prepare(&copy) != NN_BAD, "%s",
+                          "the shapes or constant values do not fit the operation");
 }

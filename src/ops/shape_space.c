@@ -83,14 +83,16 @@ static char *at(const nn_tensor *t, ptrdiff_t off)
 
 /* ---- PAD, PAD_V2 ---- */
 
-static int pad_check_paddings(const nn_tensor *in, const nn_tensor *p)
+/* Android's validation checks only the type of the paddings; their shape
+ * ([rank of input, 2]) is checked when computing. */
+static int pad_check_paddings(const nn_op_call *c, const nn_tensor *in, const nn_tensor *p)
 {
-    if (nn_check_type(p, T_I32) || !shp_rank_in(p, 2, 2))
+    if (nn_check_type(p, T_I32))
         return NN_BAD;
-    if (p->rank == 2 && ((p->dims[1] && p->dims[1] != 2) ||
-                         (in->rank && p->dims[0] && p->dims[0] != in->rank)))
-        return NN_BAD;
-    return NN_OK;
+    bool ok = p->rank == 0 ||
+              (p->rank == 2 && (!p->dims[1] || p->dims[1] == 2) &&
+               (!in->rank || !p->dims[0] || p->dims[0] == in->rank));
+    return nn_check_value(c, ok, "paddings of rank %u, expected [%u, 2]", p->rank, in->rank);
 }
 
 static int pad_validate(const nn_op_call *c)
@@ -99,7 +101,7 @@ static int pad_validate(const nn_op_call *c)
     const nn_tensor *in = c->in[0];
     if (nn_check_counts(c, v2 ? 3 : 2, v2 ? 3 : 2, 1) ||
         shp_check_type(c, in->type, v2 ? PADV2_TYPES : FL2_TYPES) || !shp_rank_in(in, 1, 4) ||
-        pad_check_paddings(in, c->in[1]) || shp_check_same_q(in, c->out[0]))
+        pad_check_paddings(c, in, c->in[1]) || shp_check_same_q(in, c->out[0]))
         return NN_BAD;
     if (v2) {
         int32_t vt = in->type == T_F32   ? ANEURALNETWORKS_FLOAT32
@@ -289,8 +291,11 @@ static int s2b_validate(const nn_op_call *c)
         return NN_BAD;
     if (s2b) {
         const nn_tensor *p = c->in[2];
-        if (nn_check_type(p, T_I32) || !shp_rank_in(p, 2, 2) ||
-            (p->rank == 2 && ((p->dims[0] && p->dims[0] != 2) || (p->dims[1] && p->dims[1] != 2))))
+        /* As for PAD, only the type is checked before computing. */
+        bool ok = p->rank == 0 || (p->rank == 2 && (!p->dims[0] || p->dims[0] == 2) &&
+                                   (!p->dims[1] || p->dims[1] == 2));
+        if (nn_check_type(p, T_I32) ||
+            nn_check_value(c, ok, "paddings of rank %u, expected [2, 2]", p->rank))
             return NN_BAD;
     }
     return shp_validate_shapes(c, s2b_prepare);

@@ -30,7 +30,9 @@ static int softmax_validate_kind(const nn_op_call *c, bool log)
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_type_is_quant8(t)) {
         int32_t zp = t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ? 0 : -128;
-        if (fabsf(out->scale - 1.0f / 256.0f) > 1e-9f || out->zero_point != zp)
+        if (nn_check_value(c, fabsf(out->scale - 1.0f / 256.0f) <= 1e-9f && out->zero_point == zp,
+                           "output scale %g zero point %d, expected 1/256 and %d",
+                           (double)out->scale, out->zero_point, zp))
             return ANEURALNETWORKS_BAD_DATA;
     }
     uint32_t axis;

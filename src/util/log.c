@@ -1,6 +1,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime.h"
 
@@ -41,4 +42,104 @@ void nn_vlog(const char *fmt, ...)
     fputc('\n', stderr);
     funlockfile(stderr);
     va_end(ap);
+}
+
+/*
+ * Why the current call fails. Checks deep in validation record a reason on
+ * their thread; the API function that returns the error logs it with its own
+ * name and the object concerned, as one line. Only recorded under VLOG.
+ */
+static _Thread_local char pending_reason[256];
+static _Thread_local char deferred_reason[256];
+
+void nn_reason(const char *fmt, ...)
+{
+    if (!nn_vlog_enabled())
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pending_reason, sizeof pending_reason, fmt, ap);
+    va_end(ap);
+}
+
+int nn_invalid(const char *fmt, ...)
+{
+    if (nn_vlog_enabled()) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(pending_reason, sizeof pending_reason, fmt, ap);
+        va_end(ap);
+    }
+    return ANEURALNETWORKS_BAD_DATA;
+}
+
+int nn_because(int code, const char *fmt, ...)
+{
+    if (nn_vlog_enabled()) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(pending_reason, sizeof pending_reason, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+void nn_reason_default(const char *text)
+{
+    if (pending_reason[0] == '\0' && nn_vlog_enabled())
+        snprintf(pending_reason, sizeof pending_reason, "%s", text);
+}
+
+const char *nn_take_reason(void)
+{
+    static _Thread_local char taken[256];
+    memcpy(taken, pending_reason, sizeof taken);
+    pending_reason[0] = '\0';
+    return taken;
+}
+
+void nn_reason_clear(void)
+{
+    pending_reason[0] = '\0';
+}
+
+int nn_check_value(const nn_op_call *c, bool ok, const char *fmt, ...)
+{
+    if (ok)
+        return ANEURALNETWORKS_NO_ERROR;
+    bool validating = c->fails_at_execution != NULL;
+    /* While validating, the first failure is the one execution reports. */
+    bool first = validating && !*c->fails_at_execution;
+    if ((first || !validating) && nn_vlog_enabled()) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(validating ? deferred_reason : pending_reason, sizeof pending_reason, fmt, ap);
+        va_end(ap);
+    }
+    if (!validating)
+        return ANEURALNETWORKS_BAD_DATA;
+    *c->fails_at_execution = true;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+const char *nn_deferred_reason(void)
+{
+    return deferred_reason;
+}
+
+int nn_fail(int code, const char *fmt, ...)
+{
+    if (code != ANEURALNETWORKS_NO_ERROR && nn_vlog_enabled()) {
+        char what[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        if (pending_reason[0])
+            nn_vlog("%s: %s", what, pending_reason);
+        else
+            nn_vlog("%s", what);
+    }
+    pending_reason[0] = '\0';
+    return code;
 }

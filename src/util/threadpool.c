@@ -4,30 +4,39 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NN_MAX_WORKERS 64
 
 /* One loop at a time is shared with the workers; job_lock is held by the
- * caller that owns the pool for the whole of its loop. */
+ * caller that owns the pool for the whole of its loop. start_lock guards
+ * started: a forked child, which has none of the workers, starts anew.
+ * A new loop is announced by incrementing generation (under lock, with a
+ * broadcast for sleeping workers); workers and caller poll a little before
+ * sleeping, because a model runs its loops back to back and waking a
+ * sleeping thread costs more than a small loop. */
 static struct {
-    pthread_once_t once;
+    pthread_mutex_t start_lock;
+    atomic_bool started;      /* workers is set before started, never after */
+    bool atfork_registered;
     pthread_mutex_t job_lock;
     pthread_mutex_t lock;
     pthread_cond_t wake;
     pthread_cond_t done;
     int workers;
-    unsigned long generation;
+    atomic_ulong generation;
     nn_range_fn fn;
     void *arg;
     size_t n;
     size_t chunk;
     atomic_size_t next;
-    int active;
+    atomic_int active; /* workers still in the current loop */
 } pool = {
-    .once = PTHREAD_ONCE_INIT,
+    .start_lock = PTHREAD_MUTEX_INITIALIZER,
     .job_lock = PTHREAD_MUTEX_INITIALIZER,
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .wake = PTHREAD_COND_INITIALIZER,
@@ -45,23 +54,67 @@ static void run_chunks(nn_range_fn fn, void *arg, size_t n, size_t chunk)
     }
 }
 
-static void *worker_main(void *unused)
+/* How long to poll before sleeping (a pause instruction lasts from 10 to
+ * 150 cycles depending on the core, hence a clock). */
+#define SPIN_NS 50000
+
+static inline void cpu_relax(void)
 {
-    (void)unused;
-    unsigned long seen = 0;
-    pthread_mutex_lock(&pool.lock);
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Polls until *v differs from old or SPIN_NS pass; returns the last value. */
+static unsigned long spin_while_ulong(atomic_ulong *v, unsigned long old)
+{
+    uint64_t start = now_ns();
+    unsigned long cur;
+    while ((cur = atomic_load(v)) == old && now_ns() - start < SPIN_NS)
+        for (int i = 0; i < 16; i++)
+            cpu_relax();
+    return cur;
+}
+
+/* Polls until *v is 0 or SPIN_NS pass; returns the last value. */
+static int spin_while_nonzero(atomic_int *v)
+{
+    uint64_t start = now_ns();
+    int cur;
+    while ((cur = atomic_load(v)) != 0 && now_ns() - start < SPIN_NS)
+        for (int i = 0; i < 16; i++)
+            cpu_relax();
+    return cur;
+}
+
+/* start: the generation when the worker was created (no loop in flight). */
+static void *worker_main(void *start)
+{
+    unsigned long seen = (unsigned long)(uintptr_t)start;
     for (;;) {
-        while (pool.generation == seen)
-            pthread_cond_wait(&pool.wake, &pool.lock);
-        seen = pool.generation;
-        nn_range_fn fn = pool.fn;
-        void *arg = pool.arg;
-        size_t n = pool.n, chunk = pool.chunk;
-        pthread_mutex_unlock(&pool.lock);
-        run_chunks(fn, arg, n, chunk);
-        pthread_mutex_lock(&pool.lock);
-        if (--pool.active == 0)
+        if (spin_while_ulong(&pool.generation, seen) == seen) {
+            pthread_mutex_lock(&pool.lock);
+            while (atomic_load(&pool.generation) == seen)
+                pthread_cond_wait(&pool.wake, &pool.lock);
+            pthread_mutex_unlock(&pool.lock);
+        }
+        seen = atomic_load(&pool.generation);
+        /* Stable until every worker has left the loop (the caller waits). */
+        run_chunks(pool.fn, pool.arg, pool.n, pool.chunk);
+        if (atomic_fetch_sub(&pool.active, 1) == 1) {
+            pthread_mutex_lock(&pool.lock);
             pthread_cond_signal(&pool.done);
+            pthread_mutex_unlock(&pool.lock);
+        }
     }
     return NULL;
 }
@@ -96,24 +149,66 @@ static long threads_wanted(void)
     return n;
 }
 
+/* Around fork() no loop is in flight, so the child's copy of the pool is
+ * consistent: it has no workers, and starts its own on first use. */
+static void pool_prepare_fork(void)
+{
+    pthread_mutex_lock(&pool.start_lock);
+    pthread_mutex_lock(&pool.job_lock);
+    pthread_mutex_lock(&pool.lock);
+}
+
+static void pool_parent_fork(void)
+{
+    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool.job_lock);
+    pthread_mutex_unlock(&pool.start_lock);
+}
+
+static void pool_child_fork(void)
+{
+    pool.workers = 0;
+    atomic_store(&pool.active, 0);
+    atomic_store(&pool.started, false);
+    pthread_cond_init(&pool.wake, NULL);
+    pthread_cond_init(&pool.done, NULL);
+    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&pool.job_lock);
+    pthread_mutex_unlock(&pool.start_lock);
+}
+
+/* Called with start_lock held. */
 static void pool_start(void)
 {
+    if (!pool.atfork_registered) {
+        pthread_atfork(pool_prepare_fork, pool_parent_fork, pool_child_fork);
+        pool.atfork_registered = true;
+    }
     int wanted = (int)threads_wanted() - 1;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int workers = 0;
     for (int i = 0; i < wanted; i++) {
         pthread_t t;
-        if (pthread_create(&t, &attr, worker_main, NULL) != 0)
+        if (pthread_create(&t, &attr, worker_main,
+                           (void *)(uintptr_t)atomic_load(&pool.generation)) != 0)
             break;
-        pool.workers++;
+        workers++;
     }
     pthread_attr_destroy(&attr);
+    pool.workers = workers;
+    atomic_store_explicit(&pool.started, true, memory_order_release);
 }
 
 int nn_thread_count(void)
 {
-    pthread_once(&pool.once, pool_start);
+    if (!atomic_load_explicit(&pool.started, memory_order_acquire)) {
+        pthread_mutex_lock(&pool.start_lock);
+        if (!atomic_load_explicit(&pool.started, memory_order_relaxed))
+            pool_start();
+        pthread_mutex_unlock(&pool.start_lock);
+    }
     return pool.workers + 1;
 }
 
@@ -139,14 +234,16 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     pool.n = n;
     pool.chunk = chunk;
     atomic_store(&pool.next, 0);
-    pool.active = pool.workers;
-    pool.generation++;
+    atomic_store(&pool.active, pool.workers);
+    atomic_fetch_add(&pool.generation, 1);
     pthread_cond_broadcast(&pool.wake);
     pthread_mutex_unlock(&pool.lock);
     run_chunks(fn, arg, n, chunk);
-    pthread_mutex_lock(&pool.lock);
-    while (pool.active > 0)
-        pthread_cond_wait(&pool.done, &pool.lock);
-    pthread_mutex_unlock(&pool.lock);
+    if (spin_while_nonzero(&pool.active) != 0) {
+        pthread_mutex_lock(&pool.lock);
+        while (atomic_load(&pool.active) > 0)
+            pthread_cond_wait(&pool.done, &pool.lock);
+        pthread_mutex_unlock(&pool.lock);
+    }
     pthread_mutex_unlock(&pool.job_lock);
 }

@@ -4,7 +4,9 @@
  * them from the pool and the calling thread, returning when all are done.
  * When the pool is busy with another caller's loop (several executions at
  * once, or a nested call) the loop runs on the calling thread alone, so
- * callers never wait on each other.
+ * callers never wait on each other. A child process created by fork()
+ * after the pool started has none of its workers: it starts its own on its
+ * first parallel loop (pthread_atfork).
  */
 #ifndef NN_UTIL_THREADPOOL_H
 #define NN_UTIL_THREADPOOL_H

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -42,9 +43,13 @@ typedef struct {
     int repeat;
     int threads;
     int relaxed;
+    int feature_level; /* 0: the runtime's */
     int top;
     int json;
     int list_devices;
+    int max_steps;            /* --max-steps: quantized tolerance of --compare */
+    int profile;              /* --profile: print the per-operation table */
+    const char *profile_file; /* --profile=FILE: also keep the trace there */
 } options;
 
 /* A file's bytes: mapped, or borrowed from the embedded data. */
@@ -64,26 +69,47 @@ static void usage(FILE *f)
             "  --input FILE       one per model input, in order: a raw tensor file of the exact\n"
             "                     byte size, or an image (.bmp, .ppm, .pgm) resized to the input\n"
             "  --output-dir DIR   write each output to DIR/output_<i>.bin (raw, little-endian)\n"
-            "  --repeat N         run N times; print latency (min/median/max) and peak memory\n"
+            "  --repeat N         after the first run, N timed runs: print their latency\n"
+            "                     (min/median/max) and peak memory\n"
             "  --threads N        worker threads of the runtime (sets NNAPI_LINUX_THREADS)\n"
             "  --device NAME      compile for this device only (see --list-devices)\n"
             "  --list-devices     print the available devices and exit\n"
             "  --relaxed          allow float32 to be computed in float16\n"
+            "  --feature-level N  use only NNAPI operations of feature level N (27..31, or\n"
+            "                     1000006..1000008; default: the runtime's): below 1000006\n"
+            "                     BATCH_MATMUL and PACK, below 1000007 MIRROR_PAD and\n"
+            "                     REVERSE_V2 have no single NNAPI operation\n"
             "  --top K            print the K highest-scoring classes of each output\n"
             "  --labels FILE      class names, one per line (line i = class i)\n"
             "  --compare DIR      reference check: inputs from DIR/input_<i>.bin (unless --input),\n"
             "                     outputs compared with DIR/output_<i>.bin; exit 1 on mismatch\n"
+            "  --max-steps N      quantized outputs may differ by N steps in --compare (default 2)\n"
             "  --json             print results as JSON\n"
+            "  --profile[=FILE]   print every NNAPI operation's median time, share and GFLOP/s;\n"
+            "                     with FILE, keep the Chrome trace (NNAPI_LINUX_PROFILE) there\n"
             "  -h, --help         this text\n");
 }
 
-static int parse_int(const char *s, int min, int *out)
+enum { MAX_COUNT = 1000000000 };
+
+/* A count option's value: 0, or -1 with the reason printed. */
+static int parse_int(const char *opt, const char *s, int min, int *out)
 {
     char *end;
     errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < min || v > 1000000000)
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end) {
+        fprintf(stderr, "nnapi-run: %s needs a whole number, not \"%s\"\n", opt, s);
         return -1;
+    }
+    if (errno == ERANGE || v > MAX_COUNT) {
+        fprintf(stderr, "nnapi-run: %s %s is too large (at most %d)\n", opt, s, MAX_COUNT);
+        return -1;
+    }
+    if (v < min) {
+        fprintf(stderr, "nnapi-run: %s needs a count of at least %d, not %s\n", opt, min, s);
+        return -1;
+    }
     *out = (int)v;
     return 0;
 }
@@ -92,6 +118,7 @@ static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
     o->top = -1;
+    o->max_steps = 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -118,16 +145,12 @@ static int parse_args(int argc, char **argv, options *o)
             o->output_dir = v;
         } else if (!strcmp(a, "--repeat")) {
             NEED_VALUE();
-            if (parse_int(v, 1, &o->repeat)) {
-                fprintf(stderr, "nnapi-run: --repeat needs a positive count\n");
+            if (parse_int(a, v, 1, &o->repeat))
                 return -1;
-            }
         } else if (!strcmp(a, "--threads")) {
             NEED_VALUE();
-            if (parse_int(v, 1, &o->threads)) {
-                fprintf(stderr, "nnapi-run: --threads needs a positive count\n");
+            if (parse_int(a, v, 1, &o->threads))
                 return -1;
-            }
         } else if (!strcmp(a, "--device")) {
             NEED_VALUE();
             o->device = v;
@@ -139,12 +162,35 @@ static int parse_args(int argc, char **argv, options *o)
             o->compare = v;
         } else if (!strcmp(a, "--top")) {
             NEED_VALUE();
-            if (parse_int(v, 1, &o->top)) {
-                fprintf(stderr, "nnapi-run: --top needs a positive count\n");
+            if (parse_int(a, v, 1, &o->top))
+                return -1;
+        } else if (!strcmp(a, "--max-steps")) {
+            NEED_VALUE();
+            if (parse_int(a, v, 0, &o->max_steps))
+                return -1;
+        } else if (!strcmp(a, "--profile")) {
+            o->profile = 1;
+        } else if (!strncmp(a, "--profile=", 10)) {
+            if (a[10] == '\0') {
+                fprintf(stderr, "nnapi-run: --profile= needs a file name\n");
                 return -1;
             }
+            o->profile = 1;
+            o->profile_file = a + 10;
         } else if (!strcmp(a, "--relaxed")) {
             o->relaxed = 1;
+        } else if (!strcmp(a, "--feature-level")) {
+            NEED_VALUE();
+            if (parse_int(a, v, 1, &o->feature_level))
+                return -1;
+            if (!((o->feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_1 &&
+                   o->feature_level <= ANEURALNETWORKS_FEATURE_LEVEL_5) ||
+                  (o->feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_6 &&
+                   o->feature_level <= ANEURALNETWORKS_FEATURE_LEVEL_8))) {
+                fprintf(stderr, "nnapi-run: --feature-level needs a feature level (27..31 or "
+                                "1000006..1000008)\n");
+                return -1;
+            }
         } else if (!strcmp(a, "--json")) {
             o->json = 1;
         } else if (!strcmp(a, "--list-devices")) {
@@ -212,6 +258,41 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Creates dir and its missing parents (mkdir -p). Returns 0, or -1 with the
+ * reason printed. */
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path) {
+        fprintf(stderr, "nnapi-run: --output-dir: bad directory name\n");
+        return -1;
+    }
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        char c = path[i];
+        path[i] = '\0';
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+                fprintf(stderr, "nnapi-run: --output-dir: cannot create %s: %s\n", path, strerror(errno));
+                return -1;
+            }
+        } else if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "nnapi-run: --output-dir: %s exists and is not a directory\n", path);
+            return -1;
+        }
+        path[i] = c;
+    }
+    if (access(dir, W_OK) != 0) {
+        fprintf(stderr, "nnapi-run: --output-dir: cannot write to %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- labels ---- */
 
 typedef struct {
@@ -268,10 +349,10 @@ typedef struct {
     void *data;
 } buffer;
 
-static int buffer_init(const tfl_model *tm, int ti, buffer *b)
+static int buffer_init(const tfl_tensor *t, int ti, buffer *b)
 {
     b->tensor = ti;
-    b->t = &tm->tensors[ti];
+    b->t = t;
     size_t es = tfl_type_size(b->t->type);
     b->numel = tfl_numel(b->t);
     for (uint32_t i = 0; i < b->t->rank; i++)
@@ -392,8 +473,16 @@ static int fill_from_file(buffer *b, const char *path)
     if (map_file(path, &f))
         return -1;
     int rc = 0;
+    const char *dot = strrchr(path, '.');
+    const char *kind = NULL;
+    if (dot != NULL && (!strcasecmp(dot, ".bmp") || !strcasecmp(dot, ".ppm") || !strcasecmp(dot, ".pgm")))
+        kind = !strcasecmp(dot, ".bmp") ? "a BMP (no \"BM\" signature)"
+               : !strcasecmp(dot, ".ppm") ? "a binary PPM (no \"P6\" header)" : "a binary PGM (no \"P5\" header)";
     if (nr_image_detect(f.data, f.size) && f.size != b->bytes) {
         rc = fill_from_image(b, f.data, f.size, path);
+    } else if (kind != NULL && f.size != b->bytes) {
+        fprintf(stderr, "nnapi-run: %s is not %s\n", path, kind);
+        rc = -1;
     } else if (f.size != b->bytes) {
         fprintf(stderr, "nnapi-run: %s holds %zu bytes; input %s (%s", path, f.size, b->t->name,
                 tfl_type_name(b->t->type));
@@ -488,10 +577,10 @@ typedef struct {
     int top_checked, top_ok;
 } cmp_result;
 
-/* Floats within 1e-4 absolute + 1e-4 relative, quantized within 2 steps, and
+/* Floats within 1e-4 absolute + 1e-4 relative, quantized within max_steps, and
  * classifier outputs must rank the same top 5 (an exchange of classes whose
  * reference scores are within tolerance of each other counts as a tie). */
-static int compare_output(const buffer *b, const char *path, cmp_result *r)
+static int compare_output(const buffer *b, const char *path, int max_steps, cmp_result *r)
 {
     memset(r, 0, sizeof *r);
     blob f;
@@ -519,7 +608,7 @@ static int compare_output(const buffer *b, const char *path, cmp_result *r)
         double diff = fabs(got - want);
         int ok;
         if (q) {
-            ok = diff <= 2.0;
+            ok = diff <= (double)max_steps;
             if (diff > r->max_steps)
                 r->max_steps = diff;
             diff *= b->t->scale[0];
@@ -539,7 +628,7 @@ static int compare_output(const buffer *b, const char *path, cmp_result *r)
         size_t mine[5], theirs[5];
         size_t n1 = top_k(b, 5, mine), n2 = top_k(&ref, 5, theirs);
         r->top_checked = 1;
-        double tol = q ? 2.0 * b->t->scale[0] : 1e-4;
+        double tol = q ? (double)max_steps * b->t->scale[0] : 1e-4;
         for (size_t k = 0; k < n1 && k < n2; k++) {
             double a = real_at(&ref, mine[k]), c = real_at(&ref, theirs[k]);
             if (mine[k] != theirs[k] && fabs(a - c) > tol + (fl ? 1e-4 * fabs(c) : 0.0))
@@ -647,6 +736,7 @@ typedef struct {
     uint32_t n_in, n_out;
     labels lab;
     double *lat;
+    size_t *top_idx; /* room for the top-K indices of any output */
 } run;
 
 static void cleanup(run *r)
@@ -666,6 +756,7 @@ static void cleanup(run *r)
     labels_free(&r->lab);
     unmap_file(&r->model_file);
     free(r->lat);
+    free(r->top_idx);
 }
 
 static int prepare_execution(run *r)
@@ -722,7 +813,7 @@ static int execute_once(run *r, double *ms)
 static void print_results(run *r, int top, double compile_ms, const cmp_result *cmp, int have_cmp)
 {
     const options *o = &r->o;
-    size_t idx_buf[64];
+    size_t *idx_buf = r->top_idx;
     if (o->json) {
         printf("{\"model\": ");
         json_string(o->model_path ? o->model_path : "(embedded mobilenet_v1_0.25_128_quant.tflite)");
@@ -811,10 +902,202 @@ static void print_results(run *r, int top, double compile_ms, const cmp_result *
     }
 }
 
+/* ---- profile ---- */
+
+typedef struct {
+    double *dur; /* microseconds, one per run */
+    size_t n, cap;
+    int code;
+    char in[160], out[96];
+} op_times;
+
+/* A string field "key": "value" of a trace line. */
+static int trace_str(const char *line, const char *key, char *out, size_t size)
+{
+    const char *p = strstr(line, key);
+    if (p == NULL)
+        return 0;
+    p += strlen(key);
+    const char *e = strchr(p, '"');
+    if (e == NULL)
+        return 0;
+    size_t n = (size_t)(e - p) < size - 1 ? (size_t)(e - p) : size - 1;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return 1;
+}
+
+static int parse_dims(const char *s, int k, long long *dims, int *rank)
+{
+    /* The k-th space-separated shape "AxBxC". */
+    for (; k > 0 && s != NULL; k--) {
+        s = strchr(s, ' ');
+        if (s != NULL)
+            s++;
+    }
+    *rank = 0;
+    if (s == NULL || *s == '\0' || *s == ' ')
+        return 0;
+    while (*rank < 8) {
+        char *end;
+        dims[(*rank)++] = strtoll(s, &end, 10);
+        if (*end != 'x')
+            break;
+        s = end + 1;
+    }
+    return 1;
+}
+
+static double numel_of(const long long *d, int r)
+{
+    double n = 1;
+    for (int i = 0; i < r; i++)
+        n *= (double)d[i];
+    return n;
+}
+
+/* Multiply-adds x 2 of the operations that are mostly arithmetic; 0 otherwise. */
+static double op_flops(int code, const char *in, const char *out)
+{
+    long long a[8], w[8], o[8];
+    int ra, rw, ro;
+    if (!parse_dims(in, 0, a, &ra) || !parse_dims(in, 1, w, &rw) || !parse_dims(out, 0, o, &ro))
+        return 0;
+    switch (code) {
+    case ANEURALNETWORKS_CONV_2D:
+        return rw == 4 ? 2.0 * numel_of(o, ro) * (double)(w[1] * w[2] * w[3]) : 0;
+    case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
+        return rw == 4 ? 2.0 * numel_of(o, ro) * (double)(w[1] * w[2]) : 0;
+    case ANEURALNETWORKS_FULLY_CONNECTED:
+        return rw == 2 ? 2.0 * numel_of(o, ro) * (double)w[1] : 0;
+    case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
+        return rw == 4 ? 2.0 * numel_of(a, ra) * (double)(w[0] * w[1] * w[2]) : 0;
+    default:
+        return 0;
+    }
+}
+
+typedef struct {
+    uint32_t op;
+    double median;
+} op_rank;
+
+static int cmp_rank(const void *a, const void *b)
+{
+    double x = ((const op_rank *)a)->median, y = ((const op_rank *)b)->median;
+    return (x < y) - (x > y);
+}
+
+/* Reads the trace the runtime wrote and prints one line per NNAPI operation
+ * of the model: median over the timed runs (all runs when there is one). */
+static int print_profile(run *r, const char *path, double measured_ms, FILE *to)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "nnapi-run: --profile: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    uint32_t n_ops = r->tr.n_ops;
+    op_times *t = calloc(n_ops ? n_ops : 1, sizeof *t);
+    op_rank *rank = calloc(n_ops ? n_ops : 1, sizeof *rank);
+    char line[1024];
+    int rc = -1;
+    if (t == NULL || rank == NULL)
+        goto done;
+    while (fgets(line, sizeof line, f) != NULL) {
+        const char *d = strstr(line, "\"dur\": "), *m = strstr(line, "\"model\": "),
+                   *op = strstr(line, "\"operation\": "), *dp = strstr(line, "\"depth\": ");
+        if (d == NULL || m == NULL || op == NULL || dp == NULL)
+            continue;
+        /* The main model is the first the runtime saw; control-flow bodies are counted in their caller. */
+        if (atoi(m + 9) != 0 || atoi(dp + 9) != 0)
+            continue;
+        long k = atol(op + 13);
+        if (k < 0 || (uint32_t)k >= n_ops)
+            continue;
+        op_times *e = &t[k];
+        if (e->n == e->cap) {
+            size_t cap = e->cap ? 2 * e->cap : 16;
+            double *nd = realloc(e->dur, cap * sizeof *nd);
+            if (nd == NULL)
+                goto done;
+            e->dur = nd;
+            e->cap = cap;
+        }
+        e->dur[e->n++] = atof(d + 7);
+        trace_str(line, "\"inputs\": \"", e->in, sizeof e->in);
+        trace_str(line, "\"outputs\": \"", e->out, sizeof e->out);
+    }
+    double total = 0;
+    uint32_t n_rank = 0;
+    for (uint32_t k = 0; k < n_ops; k++) {
+        op_times *e = &t[k];
+        if (e->n == 0)
+            continue;
+        /* The first run warms caches and packs weights: leave it out when there are others. */
+        double *v = e->n > 1 ? e->dur + 1 : e->dur;
+        size_t n = e->n > 1 ? e->n - 1 : 1;
+        qsort(v, n, sizeof *v, cmp_double);
+        double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        rank[n_rank].op = k;
+        rank[n_rank].median = med;
+        n_rank++;
+        total += med;
+    }
+    qsort(rank, n_rank, sizeof *rank, cmp_rank);
+    fprintf(to, "profile: %u NNAPI operations, median of %d run(s) each, sorted by time\n", n_rank,
+            r->o.repeat > 0 ? r->o.repeat : 1);
+    fprintf(to, "  %-34s %-36s %-44s %10s %6s %8s\n", "NNAPI operation", "TFLite origin", "shapes (in -> out)",
+            "median us", "share", "GFLOP/s");
+    for (uint32_t i = 0; i < n_rank; i++) {
+        uint32_t k = rank[i].op;
+        int src = r->tr.op_source[k];
+        char a[48], b[48], sh[300];
+        snprintf(a, sizeof a, "#%u %s", k, nr_nnapi_op_name(r->tr.op_code[k]));
+        if (src >= 0)
+            snprintf(b, sizeof b, "#%d %s", src, tfl_op_name(r->tm.ops[src].code));
+        else
+            snprintf(b, sizeof b, "(model outputs)");
+        snprintf(sh, sizeof sh, "%s -> %s", t[k].in, t[k].out);
+        double fl = op_flops(r->tr.op_code[k], t[k].in, t[k].out);
+        fprintf(to, "  %-34s %-36s %-44s %10.1f %5.1f%% ", a, b, sh, rank[i].median,
+                total > 0 ? 100.0 * rank[i].median / total : 0.0);
+        if (fl > 0 && rank[i].median > 0)
+            fprintf(to, "%8.2f\n", fl / (rank[i].median * 1e3));
+        else
+            fprintf(to, "%8s\n", "-");
+    }
+    fprintf(to, "  sum of the operations' medians: %.3f ms", total / 1e3);
+    if (measured_ms > 0)
+        fprintf(to, "; measured median latency %.3f ms (operations %.1f%% of it)", measured_ms,
+                100.0 * total / 1e3 / measured_ms);
+    fprintf(to, "\n");
+    rc = 0;
+done:
+    if (t != NULL)
+        for (uint32_t k = 0; k < n_ops; k++)
+            free(t[k].dur);
+    free(t);
+    free(rank);
+    fclose(f);
+    if (rc != 0)
+        fprintf(stderr, "nnapi-run: --profile: out of memory\n");
+    return rc;
+}
+
 static int run_main(run *r)
 {
     options *o = &r->o;
-    char err[512];
+    char err[8192];
+    struct stat st;
+
+    /* Options that name files are checked before anything runs. */
+    if (o->compare != NULL && (stat(o->compare, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "nnapi-run: --compare: %s is not a directory\n", o->compare);
+        return EXIT_USAGE;
+    }
+    if (o->output_dir != NULL && make_dirs(o->output_dir))
+        return EXIT_USAGE;
 
     if (o->model_path != NULL) {
         if (map_file(o->model_path, &r->model_file))
@@ -853,7 +1136,7 @@ static int run_main(run *r)
     unmap_file(&lab_file);
 
     double t0 = now_ms();
-    if (nr_translate(&r->tm, o->relaxed, &r->tr, err, sizeof err)) {
+    if (nr_translate(&r->tm, o->relaxed, o->feature_level, &r->tr, err, sizeof err)) {
         fprintf(stderr, "nnapi-run: cannot translate the model: %s\n", err);
         return EXIT_UNSUPPORTED;
     }
@@ -889,7 +1172,7 @@ static int run_main(run *r)
         return EXIT_USAGE;
     }
     for (uint32_t i = 0; i < r->tr.n_inputs; i++) {
-        if (buffer_init(&r->tm, r->tr.input_tensor[i], &r->in[i]))
+        if (buffer_init(&r->tm.tensors[r->tr.input_tensor[i]], r->tr.input_tensor[i], &r->in[i]))
             return EXIT_RUN_FAILED;
         r->n_in++;
         char path[4096];
@@ -909,9 +1192,22 @@ static int run_main(run *r)
         }
     }
     for (uint32_t i = 0; i < r->tr.n_outputs; i++) {
-        if (buffer_init(&r->tm, r->tr.output_tensor[i], &r->out[i]))
+        if (buffer_init(&r->tr.output_desc[i], r->tr.output_tensor[i], &r->out[i]))
             return EXIT_RUN_FAILED;
         r->n_out++;
+        if (o->compare != NULL) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/output_%u.bin", o->compare, i);
+            if (stat(path, &st) != 0) {
+                fprintf(stderr, "nnapi-run: --compare: cannot read %s: %s\n", path, strerror(errno));
+                return EXIT_USAGE;
+            }
+            if ((size_t)st.st_size != r->out[i].bytes) {
+                fprintf(stderr, "nnapi-run: --compare: %s holds %lld bytes, output %u (%s) has %zu\n", path,
+                        (long long)st.st_size, i, r->out[i].t->name, r->out[i].bytes);
+                return EXIT_USAGE;
+            }
+        }
     }
 
     /* Run: once for the results, then --repeat timed runs. */
@@ -962,15 +1258,42 @@ static int run_main(run *r)
         for (uint32_t i = 0; i < r->n_out; i++) {
             char path[4096];
             snprintf(path, sizeof path, "%s/output_%u.bin", o->compare, i);
-            if (compare_output(&r->out[i], path, &cmp[i]))
-                return EXIT_RUN_FAILED;
+            if (compare_output(&r->out[i], path, o->max_steps, &cmp[i]))
+                return EXIT_USAGE;
             all_pass &= cmp[i].pass;
         }
     }
     int top = o->top > 0 ? o->top : (o->model_path == NULL ? 5 : 0);
-    if (top > 64)
-        top = 64;
+    for (uint32_t i = 0; i < r->n_out && top > 0; i++)
+        if ((size_t)top > r->out[i].numel)
+            fprintf(stderr, "nnapi-run: --top %d: output %u has only %zu values, so it shows %zu\n", top, i,
+                    r->out[i].numel, r->out[i].numel);
+    size_t max_numel = 1;
+    for (uint32_t i = 0; i < r->n_out; i++)
+        if (r->out[i].numel > max_numel)
+            max_numel = r->out[i].numel;
+    r->top_idx = malloc(((size_t)top < max_numel ? (size_t)top : max_numel) * sizeof *r->top_idx + 1);
+    if (r->top_idx == NULL) {
+        fprintf(stderr, "nnapi-run: out of memory\n");
+        return EXIT_RUN_FAILED;
+    }
     print_results(r, top, compile_ms, cmp, o->compare != NULL);
+    if (o->profile) {
+        /* Freeing the compilation makes the runtime write the trace. */
+        ANeuralNetworksExecution_free(r->exec);
+        r->exec = NULL;
+        ANeuralNetworksCompilation_free(r->comp);
+        r->comp = NULL;
+        double measured = 0;
+        if (o->repeat > 0)
+            measured = o->repeat % 2 ? r->lat[o->repeat / 2] : (r->lat[o->repeat / 2 - 1] + r->lat[o->repeat / 2]) / 2;
+        else
+            measured = first;
+        if (print_profile(r, getenv("NNAPI_LINUX_PROFILE"), measured, o->json ? stderr : stdout))
+            return EXIT_RUN_FAILED;
+        if (o->profile_file != NULL)
+            fprintf(stderr, "nnapi-run: wrote the Chrome trace to %s\n", o->profile_file);
+    }
     return all_pass ? 0 : EXIT_RUN_FAILED;
 }
 
@@ -986,9 +1309,27 @@ int main(int argc, char **argv)
         snprintf(n, sizeof n, "%d", r.o.threads);
         setenv("NNAPI_LINUX_THREADS", n, 1);
     }
+    /* The runtime reads NNAPI_LINUX_PROFILE once, at the first compilation. */
+    char profile_tmp[] = "/tmp/nnapi-run-profile.XXXXXX";
+    int tmp_fd = -1;
+    if (r.o.profile) {
+        if (r.o.profile_file != NULL) {
+            setenv("NNAPI_LINUX_PROFILE", r.o.profile_file, 1);
+        } else {
+            tmp_fd = mkstemp(profile_tmp);
+            if (tmp_fd < 0) {
+                fprintf(stderr, "nnapi-run: --profile: cannot create a temporary file: %s\n", strerror(errno));
+                return EXIT_RUN_FAILED;
+            }
+            close(tmp_fd);
+            setenv("NNAPI_LINUX_PROFILE", profile_tmp, 1);
+        }
+    }
     if (r.o.list_devices)
         return list_devices();
     int rc = run_main(&r);
     cleanup(&r);
+    if (tmp_fd >= 0)
+        unlink(profile_tmp);
     return rc;
 }

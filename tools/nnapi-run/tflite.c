@@ -20,20 +20,24 @@ enum { SG_TENSORS = 0, SG_INPUTS = 1, SG_OUTPUTS = 2, SG_OPERATORS = 3 };
 enum { TENSOR_SHAPE = 0, TENSOR_TYPE = 1, TENSOR_BUFFER = 2, TENSOR_NAME = 3,
        TENSOR_QUANT = 4, TENSOR_VARIABLE = 5, TENSOR_SPARSITY = 6 };
 enum { QUANT_SCALE = 2, QUANT_ZERO_POINT = 3, QUANT_DETAILS_TYPE = 4, QUANT_DIM = 6 };
-enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPTIONS = 4 };
+enum { OP_OPCODE = 0, OP_INPUTS = 1, OP_OUTPUTS = 2, OP_OPTIONS = 4, OP_CUSTOM_OPTIONS = 5,
+       OP_INTERMEDIATES = 8 };
 enum { BUFFER_DATA = 0, BUFFER_OFFSET = 1, BUFFER_SIZE = 2 };
 
-enum { TFL_OP_CUSTOM = 32, TFL_OP_PLACEHOLDER = 127 };
+enum { TFL_OP_PLACEHOLDER = 127 };
 
 typedef struct {
     const uint8_t *p;
     size_t n;
     int bad; /* set by any read outside the file */
+    size_t past; /* the first such read's end, to tell a truncated file */
 } rd;
 
 static int in_range(rd *r, size_t off, size_t len)
 {
     if (off > r->n || len > r->n - off) {
+        if (!r->bad)
+            r->past = off > SIZE_MAX - len ? SIZE_MAX : off + len;
         r->bad = 1;
         return 0;
     }
@@ -70,6 +74,8 @@ static size_t rd_ref(rd *r, size_t off)
     uint32_t v = rd_u32(r, off);
     size_t t = off + v;
     if (v == 0 || t < off || t >= r->n) {
+        if (!r->bad)
+            r->past = t < off ? SIZE_MAX : t + 1;
         r->bad = 1;
         return 0;
     }
@@ -194,7 +200,7 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
     memset(m, 0, sizeof *m);
     m->fb.p = data;
     m->fb.n = size;
-    rd r = {data, size, 0};
+    rd r = {data, size, 0, 0};
     int oom = 0;
     int32_t *opcodes = NULL;
     char **custom = NULL;
@@ -232,7 +238,12 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
     uint32_t n_buffers;
     size_t buffers = rd_vec(&r, root, MODEL_BUFFERS, 4, &n_buffers);
     size_t subgraphs = rd_vec(&r, root, MODEL_SUBGRAPHS, 4, &m->n_subgraphs);
-    if (m->n_subgraphs == 0 || r.bad) {
+    if (r.bad) {
+        snprintf(err, err_size, "the file is truncated: the model refers to byte %zu of a %zu-byte file", r.past,
+                 size);
+        goto fail;
+    }
+    if (m->n_subgraphs == 0) {
         snprintf(err, err_size, "malformed model: no subgraph");
         goto fail;
     }
@@ -282,7 +293,8 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
             uint64_t off = fo ? rd_u64(&r, fo) : 0, sz = fs ? rd_u64(&r, fs) : 0;
             if (off > 1 && sz > 0) {
                 if (off > size || sz > size - off) {
-                    snprintf(err, err_size, "tensor %u: buffer outside the file", i);
+                    snprintf(err, err_size, "the file is truncated: tensor %u's data ends at byte %llu of a "
+                             "%zu-byte file", i, (unsigned long long)(off + sz), size);
                     goto fail;
                 }
                 t->data = data + off;
@@ -313,12 +325,24 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
         }
         op->in = rd_i32_vec(&r, ot, OP_INPUTS, &op->n_in, &oom);
         op->out = rd_i32_vec(&r, ot, OP_OUTPUTS, &op->n_out, &oom);
+        op->inter = rd_i32_vec(&r, ot, OP_INTERMEDIATES, &op->n_inter, &oom);
         if (oom)
             goto oom;
         op->options = rd_ref(&r, rd_field(&r, ot, OP_OPTIONS));
+        uint32_t n_copt;
+        size_t copt = rd_vec(&r, ot, OP_CUSTOM_OPTIONS, 1, &n_copt);
+        if (n_copt > 0) {
+            op->custom_options = data + copt;
+            op->custom_options_size = n_copt;
+        }
         for (uint32_t k = 0; k < op->n_in; k++)
             if (op->in[k] < -1 || op->in[k] >= (int32_t)m->n_tensors) {
                 snprintf(err, err_size, "operator %u: input tensor %d out of range", i, op->in[k]);
+                goto fail;
+            }
+        for (uint32_t k = 0; k < op->n_inter; k++)
+            if (op->inter[k] < 0 || op->inter[k] >= (int32_t)m->n_tensors) {
+                snprintf(err, err_size, "operator %u: intermediate tensor %d out of range", i, op->inter[k]);
                 goto fail;
             }
         for (uint32_t k = 0; k < op->n_out; k++)
@@ -339,7 +363,8 @@ int tfl_parse(const uint8_t *data, size_t size, tfl_model *m, char *err, size_t 
         if (m->outputs[k] < 0 || m->outputs[k] >= (int32_t)m->n_tensors)
             r.bad = 1;
     if (r.bad) {
-        snprintf(err, err_size, "malformed model: a reference points outside the file");
+        snprintf(err, err_size, "the file is truncated or damaged: the model refers to byte %zu of a %zu-byte "
+                 "file", r.past, size);
         goto fail;
     }
     for (uint32_t i = 0; i < n_codes; i++)
@@ -370,6 +395,7 @@ void tfl_free(tfl_model *m)
     for (uint32_t i = 0; m->ops != NULL && i < m->n_ops; i++) {
         free(m->ops[i].in);
         free(m->ops[i].out);
+        free(m->ops[i].inter);
         free(m->ops[i].custom_code);
     }
     free(m->tensors);
@@ -381,7 +407,7 @@ void tfl_free(tfl_model *m)
 
 static size_t opt_field(const tfl_model *m, const tfl_op *op, unsigned field, size_t size)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     size_t f = rd_field(&r, op->options, field);
     if (f == 0 || !in_range(&r, f, size))
         return 0;
@@ -390,35 +416,35 @@ static size_t opt_field(const tfl_model *m, const tfl_op *op, unsigned field, si
 
 int32_t tfl_opt_i32(const tfl_model *m, const tfl_op *op, unsigned field, int32_t def)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     size_t f = opt_field(m, op, field, 4);
     return f ? (int32_t)rd_u32(&r, f) : def;
 }
 
 float tfl_opt_f32(const tfl_model *m, const tfl_op *op, unsigned field, float def)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     size_t f = opt_field(m, op, field, 4);
     return f ? bits_to_f32(rd_u32(&r, f)) : def;
 }
 
 int tfl_opt_u8(const tfl_model *m, const tfl_op *op, unsigned field, int def)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     size_t f = opt_field(m, op, field, 1);
     return f ? rd_u8(&r, f) : def;
 }
 
 int tfl_opt_bool(const tfl_model *m, const tfl_op *op, unsigned field, int def)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     size_t f = opt_field(m, op, field, 1);
     return f ? rd_u8(&r, f) != 0 : def;
 }
 
 int tfl_opt_i32_vec(const tfl_model *m, const tfl_op *op, unsigned field, int32_t *out, int max)
 {
-    rd r = {m->fb.p, m->fb.n, 0};
+    rd r = {m->fb.p, m->fb.n, 0, 0};
     uint32_t n;
     size_t v = rd_vec(&r, op->options, field, 4, &n);
     if (v == 0 || r.bad || n > (uint32_t)max)
@@ -426,6 +452,104 @@ int tfl_opt_i32_vec(const tfl_model *m, const tfl_op *op, unsigned field, int32_
     for (uint32_t i = 0; i < n; i++)
         out[i] = (int32_t)rd_u32(&r, v + 4 * (size_t)i);
     return (int)n;
+}
+
+/* ---- FlexBuffers (custom operator options) ----
+ * The root is at the end: the last byte is its byte width, the one before its
+ * packed type (type << 2 | log2 bit width), the root value precedes them. A map
+ * value is an offset back to its values; before the values come the offset
+ * of the keys vector, its byte width and the element count; after the values,
+ * one packed type byte per value. Keys are offsets back to C strings. */
+enum { FLEX_INT = 1, FLEX_UINT = 2, FLEX_FLOAT = 3, FLEX_INDIRECT_INT = 6, FLEX_INDIRECT_UINT = 7,
+       FLEX_INDIRECT_FLOAT = 8, FLEX_MAP = 9, FLEX_BOOL = 26 };
+
+static int flex_read(const uint8_t *p, size_t n, size_t off, unsigned width, int is_signed, int is_float,
+                     double *out)
+{
+    if (off > n || width > n - off || (width != 1 && width != 2 && width != 4 && width != 8))
+        return 0;
+    uint64_t u = 0;
+    for (unsigned i = 0; i < width; i++)
+        u |= (uint64_t)p[off + i] << (8 * i);
+    if (is_float) {
+        if (width == 4) {
+            float f = bits_to_f32((uint32_t)u);
+            *out = f;
+        } else if (width == 8) {
+            double d;
+            memcpy(&d, &u, sizeof d);
+            *out = d;
+        } else {
+            return 0;
+        }
+    } else if (is_signed) {
+        unsigned shift = 64 - 8 * width;
+        *out = (double)((int64_t)(u << shift) >> shift);
+    } else {
+        *out = (double)u;
+    }
+    return 1;
+}
+
+/* Follows a backward offset stored at off (width bytes). */
+static int flex_back(const uint8_t *p, size_t n, size_t off, unsigned width, size_t *target)
+{
+    double d;
+    if (!flex_read(p, n, off, width, 0, 0, &d) || d > (double)off)
+        return 0;
+    *target = off - (size_t)d;
+    return 1;
+}
+
+int tfl_custom_number(const tfl_op *op, const char *key, double *out)
+{
+    const uint8_t *p = op->custom_options;
+    size_t n = op->custom_options_size;
+    if (p == NULL || n < 3)
+        return 0;
+    unsigned root_width = p[n - 1], root_type = p[n - 2];
+    if (root_width > n - 2 || (root_type >> 2) != FLEX_MAP)
+        return 0;
+    size_t values, keys;
+    double count, kw;
+    if (!flex_back(p, n, n - 2 - root_width, root_width, &values))
+        return 0;
+    unsigned width = 1u << (root_type & 3);
+    if (values < 3 * (size_t)width || !flex_read(p, n, values - width, width, 0, 0, &count) ||
+        !flex_read(p, n, values - 2 * width, width, 0, 0, &kw) ||
+        !flex_back(p, n, values - 3 * width, width, &keys))
+        return 0;
+    size_t cnt = (size_t)count;
+    if (count > (double)n || (kw != 1 && kw != 2 && kw != 4 && kw != 8) ||
+        values + cnt * (width + 1) > n)
+        return 0;
+    for (size_t i = 0; i < cnt; i++) {
+        size_t ks;
+        if (!flex_back(p, n, keys + i * (size_t)kw, (unsigned)kw, &ks))
+            return 0;
+        size_t len = strlen(key);
+        if (ks + len >= n || memcmp(p + ks, key, len) != 0 || p[ks + len] != '\0')
+            continue;
+        size_t at = values + i * width;
+        unsigned t = p[values + cnt * width + i];
+        unsigned type = t >> 2, vw = 1u << (t & 3);
+        switch (type) {
+        case FLEX_INT: return flex_read(p, n, at, width, 1, 0, out);
+        case FLEX_UINT:
+        case FLEX_BOOL: return flex_read(p, n, at, width, 0, 0, out);
+        case FLEX_FLOAT: return flex_read(p, n, at, width, 0, 1, out);
+        case FLEX_INDIRECT_INT:
+        case FLEX_INDIRECT_UINT:
+        case FLEX_INDIRECT_FLOAT: {
+            size_t v;
+            if (!flex_back(p, n, at, width, &v))
+                return 0;
+            return flex_read(p, n, v, vw, type == FLEX_INDIRECT_INT, type == FLEX_INDIRECT_FLOAT, out);
+        }
+        default: return 0;
+        }
+    }
+    return 0;
 }
 
 static const char *const op_names[] = {

@@ -90,6 +90,7 @@ enum {
     TFL_OP_ARG_MIN = 79,
     TFL_OP_REDUCE_PROD = 81,
     TFL_OP_REDUCE_MAX = 82,
+    TFL_OP_PACK = 83,
     TFL_OP_LOGICAL_OR = 84,
     TFL_OP_LOGICAL_AND = 86,
     TFL_OP_LOGICAL_NOT = 87,
@@ -97,10 +98,32 @@ enum {
     TFL_OP_REDUCE_ANY = 91,
     TFL_OP_RESIZE_NEAREST_NEIGHBOR = 97,
     TFL_OP_LEAKY_RELU = 98,
+    TFL_OP_MIRROR_PAD = 100,
     TFL_OP_ABS = 101,
+    TFL_OP_REVERSE_V2 = 105,
     TFL_OP_ELU = 111,
     TFL_OP_QUANTIZE = 114,
     TFL_OP_HARD_SWISH = 117,
+    TFL_OP_SVDF = 27,
+    TFL_OP_CUSTOM = 32,
+    TFL_OP_BATCH_TO_SPACE_ND = 37,
+    TFL_OP_SPACE_TO_BATCH_ND = 38,
+    TFL_OP_TOPK_V2 = 48,
+    TFL_OP_TRANSPOSE_CONV = 67,
+    TFL_OP_SHAPE = 77,
+    TFL_OP_UNPACK = 88,
+    TFL_OP_FLOOR_DIV = 90,
+    TFL_OP_SQUARE = 92,
+    TFL_OP_ZEROS_LIKE = 93,
+    TFL_OP_FILL = 94,
+    TFL_OP_FLOOR_MOD = 95,
+    TFL_OP_SQUARED_DIFFERENCE = 99,
+    TFL_OP_SPLIT_V = 102,
+    TFL_OP_ADD_N = 106,
+    TFL_OP_RANK = 110,
+    TFL_OP_SELECT_V2 = 123,
+    TFL_OP_BATCH_MATMUL = 126,
+    TFL_OP_REDUCE_ALL = 140,
 };
 
 typedef struct {
@@ -127,7 +150,11 @@ typedef struct {
     char *custom_code;      /* custom operators only */
     uint32_t n_in, n_out;
     int32_t *in, *out;      /* tensor indices; -1 marks an omitted input */
+    uint32_t n_inter;       /* intermediates: quantization of internal results (integer LSTMs) */
+    int32_t *inter;
     size_t options;         /* file offset of the builtin options table, 0 if none */
+    const uint8_t *custom_options; /* a custom operator's flexbuffer, inside the file */
+    size_t custom_options_size;
 } tfl_op;
 
 typedef struct {
@@ -154,6 +181,11 @@ int tfl_opt_bool(const tfl_model *m, const tfl_op *op, unsigned field, int def);
 /* Copies an [int] vector field into out (at most max entries); returns the
  * number of entries, or -1 when absent or too long. */
 int tfl_opt_i32_vec(const tfl_model *m, const tfl_op *op, unsigned field, int32_t *out, int max);
+
+/* A number in a custom operator's options, a FlexBuffers map: 1 with the
+ * value of key in *out (int, uint, float or bool entries), 0 when the map has
+ * no such key or the buffer is not a map, never reading outside it. */
+int tfl_custom_number(const tfl_op *op, const char *key, double *out);
 
 const char *tfl_op_name(int code);
 const char *tfl_type_name(int type);

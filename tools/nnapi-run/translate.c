@@ -21,10 +21,21 @@ typedef struct {
     ANeuralNetworksModel *m;
     int64_t *opnd;   /* NNAPI operand of each tensor, -1 until created */
     float **folded;  /* float32 contents of folded DEQUANTIZE outputs */
+    int32_t **ival;  /* int32 contents computed at translation time (static shape arithmetic) */
+    int32_t **ovr;   /* static shapes for tensors the file leaves unshaped: ovr_rank[ti] dims */
+    uint32_t *ovr_rank;
+    /* Tensors whose dimensions the file states wrongly: the outputs of
+     * SPACE_TO_BATCH_ND and what follows it up to BATCH_TO_SPACE_ND, which
+     * TFLite re-derives when it prepares the graph. Their NNAPI operands leave
+     * the dimensions to the runtime's shape inference. */
+    uint8_t *dyn;
     uint32_t n_operands;
     int cur;         /* TFLite operator being translated, -1 outside */
     char *err;
     size_t errsz;
+    /* The NNAPI feature level the operations may come from: where it has an
+     * operation that FL5 lacks, that operation; below, an FL5 composition. */
+    int64_t level;
 } xl;
 
 typedef struct {
@@ -181,12 +192,26 @@ static int push_i32_tensor(xl *x, ilist *l, const int32_t *vals, uint32_t n)
 static int is_const(const xl *x, int ti)
 {
     const tfl_tensor *t = &x->tm->tensors[ti];
-    return x->folded[ti] != NULL || t->data != NULL || t->is_variable;
+    return x->folded[ti] != NULL || x->ival[ti] != NULL || t->data != NULL || t->is_variable;
 }
 
 static int elem_type(const xl *x, int ti)
 {
+    if (x->ival[ti] != NULL)
+        return TFL_INT32;
     return x->folded[ti] != NULL ? TFL_FLOAT32 : x->tm->tensors[ti].type;
+}
+
+/* The rank and dimensions of a tensor: the file's, or a static shape the
+ * translation worked out for an output the file leaves unshaped. */
+static uint32_t t_rank(const xl *x, int ti)
+{
+    return x->ovr[ti] != NULL ? x->ovr_rank[ti] : x->tm->tensors[ti].rank;
+}
+
+static const int32_t *t_shape(const xl *x, int ti)
+{
+    return x->ovr[ti] != NULL ? x->ovr[ti] : x->tm->tensors[ti].shape;
 }
 
 /* The NNAPI operand type of a tensor. dims must hold MAX_RANK entries. */
@@ -197,14 +222,16 @@ static int tensor_type(xl *x, int ti, ANeuralNetworksOperandType *ot, uint32_t *
     int has_q = x->folded[ti] == NULL && t->n_scale > 0 && t->scale[0] > 0.0f;
     memset(ot, 0, sizeof *ot);
     *per_channel = 0;
-    if (t->rank > MAX_RANK)
-        return fail(x, "tensor %d (%s) has rank %u", ti, t->name, t->rank);
-    for (uint32_t i = 0; i < t->rank; i++)
-        dims[i] = t->shape[i] > 0 ? (uint32_t)t->shape[i] : 0;
-    ot->dimensionCount = t->rank;
-    ot->dimensions = t->rank ? dims : NULL;
+    uint32_t rank = t_rank(x, ti);
+    const int32_t *shape = t_shape(x, ti);
+    if (rank > MAX_RANK)
+        return fail(x, "tensor %d (%s) has rank %u", ti, t->name, rank);
+    for (uint32_t i = 0; i < rank; i++)
+        dims[i] = shape[i] > 0 && !x->dyn[ti] ? (uint32_t)shape[i] : 0;
+    ot->dimensionCount = rank;
+    ot->dimensions = rank ? dims : NULL;
     /* A constant needs a shape; NNAPI reads rank 0 as "unknown". */
-    if (t->rank == 0 && is_const(x, ti)) {
+    if (rank == 0 && is_const(x, ti)) {
         dims[0] = 1;
         ot->dimensionCount = 1;
         ot->dimensions = dims;
@@ -250,7 +277,9 @@ static int tensor_type(xl *x, int ti, ANeuralNetworksOperandType *ot, uint32_t *
         return 0;
     case TFL_INT16:
         if (!has_q || t->n_scale > 1 || t->zero_point[0] != 0)
-            return fail(x, "tensor %d (%s): int16 needs symmetric per-tensor quantization", ti, t->name);
+            return fail(x, "tensor %d (%s) is int16 with zero point %lld: NNAPI has no asymmetric int16 "
+                        "type (only TENSOR_QUANT16_SYMM, zero point 0)", ti, t->name,
+                        has_q ? (long long)t->zero_point[0] : 0LL);
         ot->type = ANEURALNETWORKS_TENSOR_QUANT16_SYMM;
         ot->scale = t->scale[0];
         return 0;
@@ -270,12 +299,20 @@ static int const_value(xl *x, int ti, const void **data, size_t *size)
         *size = n * sizeof(float);
         return 0;
     }
+    if (x->ival[ti] != NULL) {
+        *data = x->ival[ti];
+        *size = n * sizeof(int32_t);
+        return 0;
+    }
     if (es == 0 || (n > 0 && n > SIZE_MAX / es))
         return fail(x, "tensor %d (%s): bad size", ti, t->name);
     if (t->data == NULL) { /* variable tensor: starts at zero on every run */
         void *z = block(x, n * es);
         if (z == NULL)
             return fail(x, "out of memory");
+        /* TFLite resets int8 state to its zero point, everything else to 0. */
+        if (t->type == TFL_INT8 && t->n_scale > 0)
+            memset(z, (int)(int8_t)t->zero_point[0], n);
         *data = z;
         *size = n * es;
         return 0;
@@ -363,7 +400,10 @@ static int push_omitted(xl *x, ilist *l, int32_t type)
 {
     if (l->n == MAX_OP_INPUTS)
         return fail(x, "too many inputs");
-    ANeuralNetworksOperandType ot = {type, 0, NULL, 0.0f, 0};
+    /* Quantized types need a positive scale even when the value is omitted. */
+    int q = type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM || type == ANEURALNETWORKS_TENSOR_QUANT16_SYMM ||
+            type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM || type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+    ANeuralNetworksOperandType ot = {type, 0, NULL, q ? 1.0f : 0.0f, 0};
     uint32_t idx = 0;
     if (add_operand(x, &ot, &idx))
         return -1;
@@ -501,6 +541,10 @@ static int push_bias(xl *x, ilist *l, int bias_ti, int in_ti, int w_ti, uint32_t
             return fail(x, "bias tensor %d has the wrong shape", bias_ti);
         if (!is_const(x, bias_ti) || !q)
             return push_t(x, l, bias_ti);
+        if (elem_type(x, bias_ti) == TFL_INT64)
+            return fail(x, "bias tensor %d is int64 (TFLite's 16x8 quantization): NNAPI has no 64-bit tensor "
+                        "type and its int16 activations would be TENSOR_QUANT16_SYMM, which its convolutions "
+                        "do not take", bias_ti);
         if (elem_type(x, bias_ti) != TFL_INT32)
             return fail(x, "quantized bias of type %s is not supported", tfl_type_name(b->type));
         if (add_operand(x, &ot, &idx) || set_const(x, bias_ti, idx))
@@ -764,11 +808,206 @@ static int fully_connected(xl *x, const tfl_op *op)
     return finish_act(x, &p);
 }
 
+/* A fresh operand of the given NNAPI type and shape. */
+static int temp_typed(xl *x, int32_t type, uint32_t rank, const uint32_t *dims, float scale, int32_t zp,
+                      uint32_t *idx)
+{
+    ANeuralNetworksOperandType ot = {type, rank, rank ? dims : NULL, scale, zp};
+    return add_operand(x, &ot, idx);
+}
+
+static int dims_of(xl *x, int ti, uint32_t *dims, uint32_t *rank)
+{
+    *rank = t_rank(x, ti);
+    const int32_t *s = t_shape(x, ti);
+    if (*rank > MAX_RANK)
+        return fail(x, "rank %u", *rank);
+    if (x->dyn[ti])
+        return fail(x, "tensor %d has a shape known only at run time (after SPACE_TO_BATCH_ND)", ti);
+    for (uint32_t d = 0; d < *rank; d++) {
+        if (s[d] < 0)
+            return fail(x, "tensor %d has a dynamic shape", ti);
+        dims[d] = (uint32_t)s[d];
+    }
+    return 0;
+}
+
+/* The operand type of tensor ti reshaped to dims (same element type and
+ * quantization). */
+static int reshaped(xl *x, uint32_t src, int like_ti, uint32_t rank, const uint32_t *dims, uint32_t *dst)
+{
+    int32_t shape[MAX_RANK];
+    for (uint32_t d = 0; d < rank; d++)
+        shape[d] = (int32_t)dims[d];
+    ilist l = {{src}, 1};
+    if (push_i32_tensor(x, &l, shape, rank) || temp_like(x, like_ti, rank, dims, dst))
+        return -1;
+    return emit(x, ANEURALNETWORKS_RESHAPE, &l, 1, dst);
+}
+
+/* A constant tensor as an operand of an explicit NNAPI type (the integer
+ * LSTM wants symmetric QUANT8_SYMM weights where the generic mapping would
+ * give QUANT8_ASYMM_SIGNED). */
+static int const_as(xl *x, int ti, int32_t type, uint32_t *idx)
+{
+    const tfl_tensor *t = tens(x, ti);
+    uint32_t d[MAX_RANK], rank;
+    if (dims_of(x, ti, d, &rank))
+        return -1;
+    if (t->n_scale > 1)
+        return fail(x, "tensor %d (%s) has per-channel scales; NNAPI's QUANTIZED_LSTM takes one scale", ti,
+                    t->name);
+    float scale = type == ANEURALNETWORKS_TENSOR_INT32 ? 0.0f : (t->n_scale ? t->scale[0] : 0.0f);
+    if (t->n_scale && t->zero_point[0] != 0 && type != ANEURALNETWORKS_TENSOR_INT32)
+        return fail(x, "tensor %d (%s) has zero point %lld; NNAPI wants symmetric weights", ti, t->name,
+                    (long long)t->zero_point[0]);
+    if (temp_typed(x, type, rank, d, scale, 0, idx))
+        return -1;
+    return set_const(x, ti, *idx);
+}
+
+/* TFLite's full-integer UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations and
+ * weights, int16 cell state): NNAPI's QUANTIZED_LSTM computes one step of
+ * it, so the sequence is unrolled, each step's state feeding the next. The
+ * gate intermediate scales are TFLite's: 2^-12 without layer normalisation,
+ * the intermediate tensors' scales with it; the hidden state is requantized
+ * to the fifth intermediate's scale and zero point. */
+static int quantized_lstm(xl *x, const tfl_op *op)
+{
+    const tfl_model *tm = x->tm;
+    int in = op->in[0], out = out_t(x, 0);
+    if (tfl_opt_u8(tm, op, 0, 0) != 4)
+        return fail(x, "an integer LSTM must use tanh (activation %d)", tfl_opt_u8(tm, op, 0, 0));
+    if (op->n_inter != 5)
+        return fail(x, "an integer LSTM needs its 5 intermediate tensors (the model has %u)", op->n_inter);
+    const tfl_tensor *hidden = tens(x, op->inter[4]);
+    if (hidden->n_scale != 1)
+        return fail(x, "the hidden-state intermediate has no scale");
+    int ln = op->n_in > 20 && op->in[21] >= 0;
+    float iscale[4];
+    for (int g = 0; g < 4; g++) {
+        const tfl_tensor *it = tens(x, op->inter[g]);
+        iscale[g] = ln ? (it->n_scale ? it->scale[0] : 0.0f) : ldexpf(1.0f, -12);
+        if (ln && it->n_scale == 0 && op->in[20 + g] >= 0)
+            return fail(x, "intermediate %d has no scale", g);
+    }
+    int time_major = tfl_opt_bool(tm, op, 3, 0);
+    uint32_t d[MAX_RANK], rank;
+    if (dims_of(x, in, d, &rank))
+        return -1;
+    if (rank != 3)
+        return fail(x, "expects a 3-D input");
+    uint32_t T = time_major ? d[0] : d[1], B = time_major ? d[1] : d[0], I = d[2];
+    if (op->in[18] < 0 || op->in[19] < 0 || !tens(x, op->in[18])->is_variable || !tens(x, op->in[19])->is_variable)
+        return fail(x, "expects variable output and cell state tensors");
+    uint32_t hd[MAX_RANK], hr, cd[MAX_RANK], cr;
+    if (dims_of(x, op->in[18], hd, &hr) || dims_of(x, op->in[19], cd, &cr) || hr != 2 || cr != 2)
+        return fail(x, "expects 2-D state tensors");
+    uint32_t P = hd[1], U = cd[1];
+    /* The operands every step shares: weights, biases, options. */
+    ilist common = {{0}, 0};
+    for (uint32_t k = 1; k < 18; k++) {
+        int ti = k < op->n_in ? op->in[k] : -1;
+        int32_t type = k <= 8 || k == 16 ? ANEURALNETWORKS_TENSOR_QUANT8_SYMM
+                       : k <= 11        ? ANEURALNETWORKS_TENSOR_QUANT16_SYMM
+                                        : ANEURALNETWORKS_TENSOR_INT32;
+        if (ti < 0) {
+            if (push_omitted(x, &common, type))
+                return -1;
+        } else if (!is_const(x, ti)) {
+            return fail(x, "input %u must be a constant", k);
+        } else if (const_as(x, ti, type, &common.v[common.n++])) {
+            return -1;
+        }
+    }
+    ilist tail = {{0}, 0};
+    for (uint32_t k = 20; k < 24; k++) {
+        int ti = k < op->n_in ? op->in[k] : -1;
+        if (ti < 0 ? push_omitted(x, &tail, ANEURALNETWORKS_TENSOR_QUANT16_SYMM)
+                   : const_as(x, ti, ANEURALNETWORKS_TENSOR_QUANT16_SYMM, &tail.v[tail.n++]))
+            return -1;
+    }
+    if (push_float(x, &tail, ANEURALNETWORKS_TENSOR_FLOAT32, tfl_opt_f32(tm, op, 1, 0.0f)) ||
+        push_float(x, &tail, ANEURALNETWORKS_TENSOR_FLOAT32, tfl_opt_f32(tm, op, 2, 0.0f)))
+        return -1;
+    for (int g = 0; g < 4; g++)
+        if (push_float(x, &tail, ANEURALNETWORKS_TENSOR_FLOAT32, iscale[g]))
+            return -1;
+    if (push_i32(x, &tail, (int32_t)hidden->zero_point[0]) ||
+        push_float(x, &tail, ANEURALNETWORKS_TENSOR_FLOAT32, hidden->scale[0]))
+        return -1;
+    const tfl_tensor *hs = tens(x, op->in[18]), *cs = tens(x, op->in[19]), *to = tens(x, out);
+    if (hs->n_scale != 1 || cs->n_scale != 1 || to->n_scale != 1)
+        return fail(x, "state and output tensors need one scale");
+    uint32_t h_cur, c_cur, src;
+    if (tensor(x, op->in[18], &h_cur) || tensor(x, op->in[19], &c_cur) || tensor(x, in, &src))
+        return -1;
+    uint32_t step_out[MAX_OP_INPUTS];
+    if (T == 0 || T > MAX_OP_INPUTS - 1)
+        return fail(x, "%u time steps (at most %d are unrolled)", T, MAX_OP_INPUTS - 1);
+    for (uint32_t t = 0; t < T; t++) {
+        /* The step's input [B, I]: a slice of the sequence, reshaped. */
+        uint32_t xt, sl, sd3[3] = {time_major ? 1 : B, time_major ? B : 1, I}, sd2[2] = {B, I};
+        int32_t begin[3] = {0, 0, 0}, size[3] = {(int32_t)sd3[0], (int32_t)sd3[1], (int32_t)I};
+        begin[time_major ? 0 : 1] = (int32_t)t;
+        if (T == 1) {
+            sl = src;
+        } else {
+            ilist s = {{src}, 1};
+            if (push_i32_tensor(x, &s, begin, 3) || push_i32_tensor(x, &s, size, 3) ||
+                temp_like(x, in, 3, sd3, &sl) || emit(x, ANEURALNETWORKS_SLICE, &s, 1, &sl))
+                return -1;
+        }
+        if (reshaped(x, sl, in, 2, sd2, &xt))
+            return -1;
+        ilist l = {{xt}, 1};
+        for (uint32_t k = 0; k < common.n; k++)
+            l.v[l.n++] = common.v[k];
+        l.v[l.n++] = h_cur;
+        l.v[l.n++] = c_cur;
+        for (uint32_t k = 0; k < tail.n; k++)
+            l.v[l.n++] = tail.v[k];
+        uint32_t bp[2] = {B, P}, bu[2] = {B, U}, outs[3];
+        if (temp_typed(x, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED, 2, bp, hs->scale[0],
+                       (int32_t)hs->zero_point[0], &outs[0]) ||
+            temp_typed(x, ANEURALNETWORKS_TENSOR_QUANT16_SYMM, 2, bu, cs->scale[0], 0, &outs[1]) ||
+            temp_typed(x, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED, 2, bp, to->scale[0],
+                       (int32_t)to->zero_point[0], &outs[2]) ||
+            emit(x, ANEURALNETWORKS_QUANTIZED_LSTM, &l, 3, outs))
+            return -1;
+        h_cur = outs[0];
+        c_cur = outs[1];
+        step_out[t] = outs[2];
+    }
+    /* The outputs [B, P] per step, stacked along the time axis. */
+    int32_t axis = time_major ? 0 : 1;
+    uint32_t od[3] = {time_major ? 1 : B, time_major ? B : 1, P};
+    if (T == 1) {
+        uint32_t fin;
+        int32_t s3[3] = {(int32_t)od[0], (int32_t)od[1], (int32_t)P};
+        ilist r = {{step_out[0]}, 1};
+        if (push_i32_tensor(x, &r, s3, 3) || tensor(x, out, &fin))
+            return -1;
+        return emit(x, ANEURALNETWORKS_RESHAPE, &r, 1, &fin);
+    }
+    ilist cat = {{0}, 0};
+    for (uint32_t t = 0; t < T; t++) {
+        if (reshaped(x, step_out[t], out, 3, od, &cat.v[cat.n]))
+            return -1;
+        cat.n++;
+    }
+    if (push_i32(x, &cat, axis))
+        return -1;
+    return out1(x, ANEURALNETWORKS_CONCATENATION, &cat);
+}
+
 static int lstm(xl *x, const tfl_op *op)
 {
     const tfl_model *tm = x->tm;
     if (op->n_in != 20 && op->n_in != 24)
         return fail(x, "%u inputs (expected 20 or 24)", op->n_in);
+    if (elem_type(x, op->in[0]) == TFL_INT8)
+        return quantized_lstm(x, op);
     for (uint32_t k = 0; k < op->n_in; k++) {
         int ti = op->in[k];
         if (ti >= 0 && elem_type(x, ti) != TFL_FLOAT32)
@@ -922,6 +1161,60 @@ static int pad(xl *x, int v2)
     return out1(x, ANEURALNETWORKS_PAD_V2, &l);
 }
 
+/* ---- operators that feature levels 6 and 7 have as one operation ---- */
+
+static int batch_matmul_fl6(xl *x, const tfl_op *op)
+{
+    if (in_t(x, 0) < 0 || in_t(x, 1) < 0 || tens(x, in_t(x, 0))->rank != tens(x, in_t(x, 1))->rank)
+        return fail(x, "NNAPI BATCH_MATMUL takes two inputs of one rank");
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in_t(x, 0)) || push_t(x, &l, in_t(x, 1)) ||
+        push_bool(x, &l, tfl_opt_bool(x->tm, op, 0, 0)) || push_bool(x, &l, tfl_opt_bool(x->tm, op, 1, 0)))
+        return -1;
+    return out1(x, ANEURALNETWORKS_BATCH_MATMUL, &l);
+}
+
+static int pack_fl6(xl *x, const tfl_op *op)
+{
+    int32_t axis = tfl_opt_i32(x->tm, op, 1, 0);
+    if (axis < 0)
+        axis += (int32_t)tens(x, out_t(x, 0))->rank;
+    ilist l = {{0}, 0};
+    if (push_i32(x, &l, axis))
+        return -1;
+    for (uint32_t k = 0; k < op->n_in; k++)
+        if (push_t(x, &l, op->in[k]))
+            return -1;
+    return out1(x, ANEURALNETWORKS_PACK, &l);
+}
+
+static int mirror_pad_fl7(xl *x, const tfl_op *op)
+{
+    /* TFLite's MirrorPadMode numbers REFLECT and SYMMETRIC as NNAPI does. */
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in_t(x, 0)) || push_t(x, &l, in_t(x, 1)) ||
+        push_i32(x, &l, tfl_opt_u8(x->tm, op, 0, 0)))
+        return -1;
+    return out1(x, ANEURALNETWORKS_MIRROR_PAD, &l);
+}
+
+/* REVERSE_V2 with one constant axis; NNAPI wants it non-negative. */
+static int reverse_fl7(xl *x)
+{
+    int32_t axis[MAX_RANK];
+    uint32_t n;
+    if (const_ints(x, in_t(x, 1), axis, MAX_RANK, &n))
+        return -1;
+    if (n != 1)
+        return fail(x, "NNAPI REVERSE reverses exactly one axis (%u given)", n);
+    if (axis[0] < 0)
+        axis[0] += (int32_t)tens(x, in_t(x, 0))->rank;
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in_t(x, 0)) || push_i32_tensor(x, &l, axis, 1))
+        return -1;
+    return out1(x, ANEURALNETWORKS_REVERSE, &l);
+}
+
 /* ARGMAX, ARGMIN: NNAPI takes the axis as a scalar, TFLite as a tensor. */
 static int arg_minmax(xl *x, int code)
 {
@@ -972,9 +1265,909 @@ static int strided_slice(xl *x, const tfl_op *op)
     return out1(x, ANEURALNETWORKS_STRIDED_SLICE, &l);
 }
 
+/* ---- static shape arithmetic ----
+ * Subgraphs that compute shapes (SHAPE -> STRIDED_SLICE -> PACK -> ADD ...)
+ * depend only on static shapes and constants: they are evaluated here and
+ * their results become int32 constants, as TFLite's own shape propagation
+ * would make them. */
+
+/* The int32 contents of a constant int32/int64 tensor, in a block. */
+static int ints_of(xl *x, int ti, const int32_t **vals, size_t *n)
+{
+    const void *data;
+    size_t size;
+    if (const_value(x, ti, &data, &size))
+        return -1;
+    *vals = data;
+    *n = size / sizeof(int32_t);
+    return 0;
+}
+
+static int is_static_int(const xl *x, int ti)
+{
+    if (ti < 0 || !is_const(x, ti) || x->folded[ti] != NULL || x->tm->tensors[ti].is_variable)
+        return 0;
+    int t = elem_type(x, ti);
+    return t == TFL_INT32 || t == TFL_INT64;
+}
+
+static int32_t *new_ival(xl *x, int ti, size_t *n)
+{
+    *n = tfl_numel(tens(x, ti));
+    int32_t *v = block(x, (*n ? *n : 1) * sizeof *v);
+    if (v == NULL)
+        fail(x, "out of memory");
+    return v;
+}
+
+static int64_t floor_div64(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* Element-wise int32 arithmetic with broadcasting of the inputs' shapes. */
+static int fold_binary(xl *x, int code)
+{
+    int a = in_t(x, 0), b = in_t(x, 1), o = out_t(x, 0);
+    const tfl_tensor *ta = tens(x, a), *tb = tens(x, b), *to = tens(x, o);
+    const int32_t *va, *vb;
+    size_t na, nb, no;
+    if (ints_of(x, a, &va, &na) || ints_of(x, b, &vb, &nb))
+        return -1;
+    int32_t *vo = new_ival(x, o, &no);
+    if (vo == NULL)
+        return -1;
+    if (to->rank > MAX_RANK)
+        return fail(x, "rank %u", to->rank);
+    for (size_t i = 0; i < no; i++) {
+        /* Broadcast: walk the output index, map onto each input from the right. */
+        size_t ia = 0, ib = 0, sa = 1, sb = 1, rem = i;
+        for (int d = (int)to->rank - 1; d >= 0; d--) {
+            size_t dim = (size_t)to->shape[d], c = rem % dim;
+            rem /= dim;
+            int da = d - (int)(to->rank - ta->rank), db = d - (int)(to->rank - tb->rank);
+            if (da >= 0) {
+                if (ta->shape[da] != 1)
+                    ia += c * sa;
+                sa *= (size_t)ta->shape[da];
+            }
+            if (db >= 0) {
+                if (tb->shape[db] != 1)
+                    ib += c * sb;
+                sb *= (size_t)tb->shape[db];
+            }
+        }
+        if (ia >= na || ib >= nb)
+            return fail(x, "shapes do not broadcast");
+        int64_t p = va[ia], q = vb[ib], r;
+        switch (code) {
+        case TFL_OP_ADD: r = p + q; break;
+        case TFL_OP_SUB: r = p - q; break;
+        case TFL_OP_MUL: r = p * q; break;
+        case TFL_OP_MAXIMUM: r = p > q ? p : q; break;
+        case TFL_OP_MINIMUM: r = p < q ? p : q; break;
+        case TFL_OP_FLOOR_DIV:
+        case TFL_OP_FLOOR_MOD:
+        case TFL_OP_DIV:
+            if (q == 0)
+                return fail(x, "integer division by zero");
+            r = code == TFL_OP_DIV ? p / q : floor_div64(p, q);
+            if (code == TFL_OP_FLOOR_MOD)
+                r = p - r * q;
+            break;
+        default: return fail(x, "not foldable");
+        }
+        if (r < INT32_MIN || r > INT32_MAX)
+            return fail(x, "int32 overflow in static shape arithmetic");
+        vo[i] = (int32_t)r;
+    }
+    x->ival[o] = vo;
+    return 0;
+}
+
+/* TFLite's STRIDED_SLICE on a static int tensor (begin/end/shrink masks). */
+static int fold_strided_slice(xl *x, const tfl_op *op)
+{
+    const tfl_model *tm = x->tm;
+    int in = in_t(x, 0), o = out_t(x, 0);
+    const tfl_tensor *ti = tens(x, in);
+    const int32_t *v, *bg, *en, *st;
+    size_t n, nb, ne, ns, no;
+    if (ints_of(x, in, &v, &n) || ints_of(x, in_t(x, 1), &bg, &nb) || ints_of(x, in_t(x, 2), &en, &ne) ||
+        ints_of(x, in_t(x, 3), &st, &ns))
+        return -1;
+    int32_t bmask = tfl_opt_i32(tm, op, 0, 0), emask = tfl_opt_i32(tm, op, 1, 0),
+            shrink = tfl_opt_i32(tm, op, 4, 0);
+    uint32_t rank = ti->rank;
+    if (rank > MAX_RANK || nb != ne || nb != ns || nb > rank)
+        return fail(x, "begin, end and strides do not match the input rank");
+    int64_t start[MAX_RANK], step[MAX_RANK], count[MAX_RANK], total = 1;
+    for (uint32_t d = 0; d < rank; d++) {
+        int64_t dim = ti->shape[d], s = d < nb ? st[d] : 1, b, e;
+        if (s == 0)
+            return fail(x, "stride 0");
+        int lo = s > 0 ? 0 : -1;
+        int64_t hi = s > 0 ? dim : dim - 1;
+        if (d >= nb || (bmask >> d & 1)) {
+            b = s > 0 ? 0 : dim - 1;
+        } else {
+            b = bg[d] < 0 ? bg[d] + dim : bg[d];
+            b = b < lo ? lo : b > hi ? hi : b;
+        }
+        if (d < nb && (shrink >> d & 1)) {
+            e = b + 1;
+            s = 1;
+        } else if (d >= nb || (emask >> d & 1)) {
+            e = s > 0 ? dim : -1;
+        } else {
+            e = en[d] < 0 ? en[d] + dim : en[d];
+            e = e < lo ? lo : e > hi ? hi : e;
+        }
+        int64_t c = s > 0 ? (e - b + s - 1) / s : (b - e - s - 1) / -s;
+        start[d] = b;
+        step[d] = s;
+        count[d] = c > 0 ? c : 0;
+        total *= count[d];
+    }
+    int32_t *vo = new_ival(x, o, &no);
+    if (vo == NULL)
+        return -1;
+    if ((size_t)total != no)
+        return fail(x, "output holds %zu values, the slice %lld", no, (long long)total);
+    for (size_t i = 0; i < no; i++) {
+        size_t rem = i, src = 0, stride = 1;
+        for (int d = (int)rank - 1; d >= 0; d--) {
+            int64_t c = (int64_t)(rem % (size_t)count[d]);
+            rem /= (size_t)count[d];
+            src += (size_t)(start[d] + c * step[d]) * stride;
+            stride *= (size_t)ti->shape[d];
+        }
+        if (src >= n)
+            return fail(x, "slice outside the input");
+        vo[i] = v[src];
+    }
+    x->ival[o] = vo;
+    return 0;
+}
+
+/* PACK and CONCATENATION of static ints: for each index before the axis,
+ * each input's block in turn. */
+static int fold_stack(xl *x, const tfl_op *op, int32_t axis)
+{
+    int o = out_t(x, 0);
+    const tfl_tensor *to = tens(x, o);
+    size_t no;
+    int32_t *vo = new_ival(x, o, &no);
+    if (vo == NULL)
+        return -1;
+    if (axis < 0)
+        axis += (int32_t)to->rank;
+    if (axis < 0 || (uint32_t)axis >= to->rank || op->n_in == 0)
+        return fail(x, "axis out of range");
+    size_t outer = 1;
+    for (int32_t d = 0; d < axis; d++)
+        outer *= (size_t)to->shape[d];
+    size_t pos = 0;
+    for (size_t r = 0; r < outer; r++)
+        for (uint32_t k = 0; k < op->n_in; k++) {
+            const int32_t *v;
+            size_t n;
+            if (ints_of(x, op->in[k], &v, &n))
+                return -1;
+            size_t inner = n / outer; /* each input's block per outer index */
+            if (pos + inner > no || (r + 1) * inner > n)
+                return fail(x, "inputs do not match the output shape");
+            memcpy(vo + pos, v + r * inner, inner * sizeof *vo);
+            pos += inner;
+        }
+    if (pos != no)
+        return fail(x, "inputs do not match the output shape");
+    x->ival[o] = vo;
+    return 0;
+}
+
+/* Evaluates an operator whose result is static. Returns 1 when folded, 0
+ * when the operator computes at run time, -1 on error. */
+static int fold_static(xl *x, const tfl_op *op)
+{
+    const tfl_model *tm = x->tm;
+    if (op->n_out != 1 || op->custom_code != NULL)
+        return 0;
+    int o = out_t(x, 0), in0 = in_t(x, 0);
+    int ot = tens(x, o)->type;
+    if (ot != TFL_INT32 && ot != TFL_INT64)
+        return 0;
+    for (uint32_t d = 0; d < tens(x, o)->rank; d++)
+        if (tens(x, o)->shape[d] < 0)
+            return 0;
+    size_t no;
+    int32_t *vo;
+    switch (op->code) {
+    case TFL_OP_SHAPE:
+    case TFL_OP_RANK: {
+        if (in0 < 0)
+            return 0;
+        uint32_t r = t_rank(x, in0);
+        const int32_t *s = t_shape(x, in0);
+        for (uint32_t d = 0; d < r; d++)
+            if (s[d] < 0)
+                return 0; /* dynamic: not expressible in NNAPI FL5 */
+        if ((vo = new_ival(x, o, &no)) == NULL)
+            return -1;
+        if (op->code == TFL_OP_RANK) {
+            if (no != 1)
+                return fail(x, "RANK output is not a scalar");
+            vo[0] = (int32_t)r;
+        } else {
+            if (no != r)
+                return fail(x, "SHAPE output holds %zu values for rank %u", no, r);
+            memcpy(vo, s, r * sizeof *vo);
+        }
+        x->ival[o] = vo;
+        return 1;
+    }
+    default: break;
+    }
+    for (uint32_t k = 0; k < op->n_in; k++)
+        if (op->in[k] >= 0 && !is_static_int(x, op->in[k]))
+            return 0;
+    int rc;
+    switch (op->code) {
+    case TFL_OP_ADD:
+    case TFL_OP_SUB:
+    case TFL_OP_MUL:
+        if (tfl_opt_u8(tm, op, 0, 0) != 0)
+            return 0;
+        /* fall through */
+    case TFL_OP_DIV:
+    case TFL_OP_FLOOR_DIV:
+    case TFL_OP_FLOOR_MOD:
+    case TFL_OP_MAXIMUM:
+    case TFL_OP_MINIMUM:
+        rc = fold_binary(x, op->code);
+        break;
+    case TFL_OP_STRIDED_SLICE:
+        if (tfl_opt_i32(tm, op, 2, 0) || tfl_opt_i32(tm, op, 3, 0) || tfl_opt_bool(tm, op, 5, 0))
+            return 0;
+        rc = fold_strided_slice(x, op);
+        break;
+    case TFL_OP_PACK: rc = fold_stack(x, op, tfl_opt_i32(tm, op, 1, 0)); break;
+    case TFL_OP_CONCATENATION:
+        if (tfl_opt_u8(tm, op, 1, 0) != 0)
+            return 0;
+        rc = fold_stack(x, op, tfl_opt_i32(tm, op, 0, 0));
+        break;
+    case TFL_OP_RESHAPE:
+    case TFL_OP_SQUEEZE:
+    case TFL_OP_EXPAND_DIMS:
+    case TFL_OP_CAST: {
+        const int32_t *v;
+        size_t n;
+        if (ints_of(x, in0, &v, &n) || (vo = new_ival(x, o, &no)) == NULL)
+            return -1;
+        if (n != no)
+            return fail(x, "element count changes");
+        memcpy(vo, v, n * sizeof *vo);
+        x->ival[o] = vo;
+        rc = 0;
+        break;
+    }
+    default: return 0;
+    }
+    return rc ? -1 : 1;
+}
+
+/* ---- compositions ---- */
+
+
+
+static int space_batch(xl *x, int to_batch)
+{
+    int in = in_t(x, 0), o = out_t(x, 0);
+    int32_t block_v[4], pads[8];
+    uint32_t nb, np;
+    if (const_ints(x, in_t(x, 1), block_v, 4, &nb) || const_ints(x, in_t(x, 2), pads, 8, &np))
+        return -1;
+    if (tens(x, in)->rank != 4 || nb != 2 || np != 4)
+        return fail(x, "NNAPI needs a 4-D input with 2 spatial dimensions");
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in) || push_i32_tensor(x, &l, block_v, 2))
+        return -1;
+    if (to_batch) {
+        uint32_t pd[2] = {2, 2}, pi = 0;
+        ANeuralNetworksOperandType pt = {ANEURALNETWORKS_TENSOR_INT32, 2, pd, 0.0f, 0};
+        int32_t *pc = block(x, sizeof pads);
+        if (pc == NULL)
+            return fail(x, "out of memory");
+        memcpy(pc, pads, 4 * sizeof *pc);
+        if (add_operand(x, &pt, &pi))
+            return -1;
+        NN(ANeuralNetworksModel_setOperandValue(x->m, pi, pc, 4 * sizeof *pc));
+        l.v[l.n++] = pi;
+        x->dyn[o] = 1;
+        return out1(x, ANEURALNETWORKS_SPACE_TO_BATCH_ND, &l);
+    }
+    /* NNAPI's BATCH_TO_SPACE_ND has no crops: a STRIDED_SLICE after it crops,
+     * counting the end from the end so that the uncropped size need not be
+     * known here. */
+    if (!pads[0] && !pads[1] && !pads[2] && !pads[3])
+        return out1(x, ANEURALNETWORKS_BATCH_TO_SPACE_ND, &l);
+    ANeuralNetworksOperandType ot;
+    uint32_t td[MAX_RANK], zero[4] = {0, 0, 0, 0}, mid, fin;
+    int pcn;
+    if (tensor_type(x, in, &ot, td, &pcn) || temp_typed(x, ot.type, 4, zero, ot.scale, ot.zeroPoint, &mid) ||
+        emit(x, ANEURALNETWORKS_BATCH_TO_SPACE_ND, &l, 1, &mid))
+        return -1;
+    int32_t begin[4] = {0, pads[0], pads[2], 0}, end[4] = {0, -pads[1], -pads[3], 0}, step[4] = {1, 1, 1, 1};
+    int32_t end_mask = 1 | 8 | (pads[1] ? 0 : 2) | (pads[3] ? 0 : 4);
+    ilist s = {{mid}, 1};
+    if (push_i32_tensor(x, &s, begin, 4) || push_i32_tensor(x, &s, end, 4) || push_i32_tensor(x, &s, step, 4) ||
+        push_i32(x, &s, 0) || push_i32(x, &s, end_mask) || push_i32(x, &s, 0) || tensor(x, o, &fin))
+        return -1;
+    return emit(x, ANEURALNETWORKS_STRIDED_SLICE, &s, 1, &fin);
+}
+
+
+/* PACK: each input gains a size-1 axis (RESHAPE), then CONCATENATION. */
+static int pack(xl *x, const tfl_op *op)
+{
+    if (x->level >= ANEURALNETWORKS_FEATURE_LEVEL_6)
+        return pack_fl6(x, op);
+    int o = out_t(x, 0);
+    int32_t axis = tfl_opt_i32(x->tm, op, 1, 0);
+    uint32_t od[MAX_RANK], orank;
+    if (dims_of(x, o, od, &orank))
+        return -1;
+    if (axis < 0)
+        axis += (int32_t)orank;
+    if (axis < 0 || (uint32_t)axis >= orank || op->n_in > MAX_OP_INPUTS - 1)
+        return fail(x, "axis %d out of range", axis);
+    uint32_t pd[MAX_RANK];
+    memcpy(pd, od, sizeof pd);
+    pd[axis] = 1;
+    ilist l = {{0}, 0};
+    for (uint32_t k = 0; k < op->n_in; k++) {
+        uint32_t src;
+        if (tensor(x, op->in[k], &src) || reshaped(x, src, op->in[k], orank, pd, &l.v[l.n]))
+            return -1;
+        l.n++;
+    }
+    if (push_i32(x, &l, axis))
+        return -1;
+    return out1(x, ANEURALNETWORKS_CONCATENATION, &l);
+}
+
+/* UNPACK: SPLIT along the axis, then RESHAPE each part without it. */
+static int unpack(xl *x, const tfl_op *op)
+{
+    int in = in_t(x, 0);
+    int32_t axis = tfl_opt_i32(x->tm, op, 1, 0);
+    uint32_t d[MAX_RANK], rank;
+    if (dims_of(x, in, d, &rank))
+        return -1;
+    if (axis < 0)
+        axis += (int32_t)rank;
+    if (axis < 0 || (uint32_t)axis >= rank || d[axis] != op->n_out || op->n_out > MAX_OP_INPUTS)
+        return fail(x, "axis %d does not split into %u outputs", axis, op->n_out);
+    uint32_t pd[MAX_RANK], parts[MAX_OP_INPUTS];
+    memcpy(pd, d, sizeof pd);
+    pd[axis] = 1;
+    ilist l = {{0}, 0};
+    if (push_t(x, &l, in))
+        return -1;
+    if (op->n_out == 1) {
+        parts[0] = l.v[0]; /* one part: the input itself */
+    } else {
+        if (push_i32(x, &l, axis) || push_i32(x, &l, (int32_t)op->n_out))
+            return -1;
+        for (uint32_t k = 0; k < op->n_out; k++)
+            if (temp_like(x, in, rank, pd, &parts[k]))
+                return -1;
+        if (emit(x, ANEURALNETWORKS_SPLIT, &l, op->n_out, parts))
+            return -1;
+    }
+    for (uint32_t k = 0; k < op->n_out; k++) {
+        uint32_t od[MAX_RANK], orank, fin;
+        if (dims_of(x, op->out[k], od, &orank))
+            return -1;
+        int32_t shape[MAX_RANK];
+        for (uint32_t q = 0; q < orank; q++)
+            shape[q] = (int32_t)od[q];
+        if (orank == 0) {
+            shape[0] = 1;
+            orank = 1;
+        }
+        ilist r = {{parts[k]}, 1};
+        if (push_i32_tensor(x, &r, shape, orank) || tensor(x, op->out[k], &fin) ||
+            emit(x, ANEURALNETWORKS_RESHAPE, &r, 1, &fin))
+            return -1;
+    }
+    return 0;
+}
+
+/* SPLIT_V: one SLICE per output (NNAPI's SPLIT makes equal parts only). */
+static int split_v(xl *x, const tfl_op *op)
+{
+    int in = in_t(x, 0);
+    int32_t sizes[MAX_OP_INPUTS], axis;
+    uint32_t ns, na;
+    if (const_ints(x, in_t(x, 1), sizes, MAX_OP_INPUTS, &ns) || const_ints(x, in_t(x, 2), &axis, 1, &na))
+        return -1;
+    uint32_t d[MAX_RANK], rank;
+    if (dims_of(x, in, d, &rank))
+        return -1;
+    if (axis < 0)
+        axis += (int32_t)rank;
+    if (na != 1 || axis < 0 || (uint32_t)axis >= rank || ns != op->n_out)
+        return fail(x, "bad axis or size_splits");
+    int64_t known = 0;
+    int unknown = -1;
+    for (uint32_t k = 0; k < ns; k++) {
+        if (sizes[k] == -1 && unknown < 0)
+            unknown = (int)k;
+        else if (sizes[k] < 0)
+            return fail(x, "bad size_splits");
+        else
+            known += sizes[k];
+    }
+    if (unknown >= 0)
+        sizes[unknown] = (int32_t)((int64_t)d[axis] - known);
+    int32_t begin[MAX_RANK] = {0}, size[MAX_RANK];
+    for (uint32_t q = 0; q < rank; q++)
+        size[q] = (int32_t)d[q];
+    for (uint32_t k = 0; k < ns; k++) {
+        size[axis] = sizes[k];
+        ilist l = {{0}, 0};
+        uint32_t fin;
+        if (push_t(x, &l, in) || push_i32_tensor(x, &l, begin, rank) || push_i32_tensor(x, &l, size, rank) ||
+            tensor(x, op->out[k], &fin) || emit(x, ANEURALNETWORKS_SLICE, &l, 1, &fin))
+            return -1;
+        begin[axis] += sizes[k];
+    }
+    return 0;
+}
+
+/* GATHER along one axis with constant indices: the exact composition of
+ * REVERSE_V2 and MIRROR_PAD. src is the operand gathered from. */
+static int gather_axis(xl *x, uint32_t src, int like_ti, uint32_t rank, const uint32_t *dims, int32_t axis,
+                       const int32_t *idx, uint32_t n_idx, uint32_t *dst, int final_ti)
+{
+    ilist l = {{src}, 1};
+    if (push_i32(x, &l, axis) || push_i32_tensor(x, &l, idx, n_idx))
+        return -1;
+    if (final_ti >= 0) {
+        if (tensor(x, final_ti, dst))
+            return -1;
+    } else {
+        uint32_t nd[MAX_RANK];
+        memcpy(nd, dims, rank * sizeof *nd);
+        nd[axis] = n_idx;
+        if (temp_like(x, like_ti, rank, nd, dst))
+            return -1;
+    }
+    return emit(x, ANEURALNETWORKS_GATHER, &l, 1, dst);
+}
+
+static int reverse_v2(xl *x)
+{
+    int in = in_t(x, 0);
+    int32_t axes[MAX_RANK];
+    uint32_t na, d[MAX_RANK], rank;
+    if (const_ints(x, in_t(x, 1), axes, MAX_RANK, &na) || dims_of(x, in, d, &rank))
+        return -1;
+    if (na == 1 && x->level >= ANEURALNETWORKS_FEATURE_LEVEL_7)
+        return reverse_fl7(x); /* FL7's REVERSE takes one axis */
+    uint32_t cur;
+    if (tensor(x, in, &cur))
+        return -1;
+    if (na == 0) {
+        ilist l = {{cur}, 1};
+        return out1(x, ANEURALNETWORKS_CAST, &l); /* identity */
+    }
+    for (uint32_t k = 0; k < na; k++) {
+        int32_t a = axes[k] < 0 ? axes[k] + (int32_t)rank : axes[k];
+        if (a < 0 || (uint32_t)a >= rank)
+            return fail(x, "axis %d out of range", axes[k]);
+        int32_t *idx = block(x, (d[a] ? d[a] : 1) * sizeof *idx);
+        if (idx == NULL)
+            return fail(x, "out of memory");
+        for (uint32_t i = 0; i < d[a]; i++)
+            idx[i] = (int32_t)(d[a] - 1 - i);
+        if (gather_axis(x, cur, in, rank, d, a, idx, d[a], &cur, k + 1 == na ? out_t(x, 0) : -1))
+            return -1;
+    }
+    return 0;
+}
+
+static int mirror_pad(xl *x, const tfl_op *op)
+{
+    if (x->level >= ANEURALNETWORKS_FEATURE_LEVEL_7)
+        return mirror_pad_fl7(x, op);
+    int in = in_t(x, 0);
+    int32_t pads[2 * MAX_RANK];
+    uint32_t np, d[MAX_RANK], rank;
+    if (const_ints(x, in_t(x, 1), pads, 2 * MAX_RANK, &np) || dims_of(x, in, d, &rank))
+        return -1;
+    if (np != 2 * rank)
+        return fail(x, "paddings do not match the rank");
+    int symmetric = tfl_opt_u8(x->tm, op, 0, 0) == 1;
+    int last = -1;
+    for (uint32_t a = 0; a < rank; a++)
+        if (pads[2 * a] || pads[2 * a + 1])
+            last = (int)a;
+    uint32_t cur;
+    if (tensor(x, in, &cur))
+        return -1;
+    if (last < 0) {
+        ilist l = {{cur}, 1};
+        return out1(x, ANEURALNETWORKS_CAST, &l); /* identity */
+    }
+    uint32_t cd[MAX_RANK];
+    memcpy(cd, d, sizeof cd);
+    for (uint32_t a = 0; a <= (uint32_t)last; a++) {
+        int32_t before = pads[2 * a], after = pads[2 * a + 1], n = (int32_t)d[a];
+        int32_t lim = symmetric ? n : n - 1;
+        if (before < 0 || after < 0 || before > lim || after > lim)
+            return fail(x, "padding %d,%d too large for dimension %d", before, after, n);
+        if (!before && !after)
+            continue;
+        uint32_t m = (uint32_t)(before + n + after);
+        int32_t *idx = block(x, m * sizeof *idx);
+        if (idx == NULL)
+            return fail(x, "out of memory");
+        for (int32_t i = -before; i < n + after; i++) {
+            int32_t j = i;
+            if (i < 0)
+                j = symmetric ? -i - 1 : -i;
+            else if (i >= n)
+                j = symmetric ? 2 * n - 1 - i : 2 * n - 2 - i;
+            idx[i + before] = j;
+        }
+        if (gather_axis(x, cur, in, rank, cd, (int32_t)a, idx, m, &cur, a == (uint32_t)last ? out_t(x, 0) : -1))
+            return -1;
+        cd[a] = m;
+    }
+    return 0;
+}
+
+/* Element-wise compositions whose float results are bit-identical to
+ * TFLite's: SQUARED_DIFFERENCE = (a-b)*(a-b), SQUARE = a*a, FLOOR_DIV =
+ * floor(a/b), ADD_N = ((a+b)+c)+... */
+static int float_only(xl *x, const char *what)
+{
+    int t = elem_type(x, in_t(x, 0));
+    if (t != TFL_FLOAT32 && t != TFL_FLOAT16)
+        return fail(x, "%s of %s has no exact NNAPI composition (only float is composed)", what, tfl_type_name(t));
+    return 0;
+}
+
+static int push_fuse_none(xl *x, ilist *l) { return push_i32(x, l, ANEURALNETWORKS_FUSED_NONE); }
+
+static int squared_difference(xl *x, int square)
+{
+    if (float_only(x, square ? "SQUARE" : "SQUARED_DIFFERENCE"))
+        return -1;
+    uint32_t diff, od[MAX_RANK], orank;
+    if (dims_of(x, out_t(x, 0), od, &orank))
+        return -1;
+    if (square) {
+        ilist l = {{0}, 0};
+        if (push_t(x, &l, in_t(x, 0)) || push_t(x, &l, in_t(x, 0)) || push_fuse_none(x, &l))
+            return -1;
+        return out1(x, ANEURALNETWORKS_MUL, &l);
+    }
+    ilist s = {{0}, 0};
+    if (push_t(x, &s, in_t(x, 0)) || push_t(x, &s, in_t(x, 1)) || push_fuse_none(x, &s) ||
+        temp_like(x, out_t(x, 0), orank, od, &diff) || emit(x, ANEURALNETWORKS_SUB, &s, 1, &diff))
+        return -1;
+    ilist m = {{diff, diff}, 2};
+    if (push_fuse_none(x, &m))
+        return -1;
+    return out1(x, ANEURALNETWORKS_MUL, &m);
+}
+
+static int floor_div(xl *x)
+{
+    if (float_only(x, "FLOOR_DIV"))
+        return -1;
+    uint32_t q, od[MAX_RANK], orank;
+    ilist l = {{0}, 0};
+    if (dims_of(x, out_t(x, 0), od, &orank) || push_t(x, &l, in_t(x, 0)) || push_t(x, &l, in_t(x, 1)) ||
+        push_fuse_none(x, &l) || temp_like(x, out_t(x, 0), orank, od, &q) ||
+        emit(x, ANEURALNETWORKS_DIV, &l, 1, &q))
+        return -1;
+    ilist f = {{q}, 1};
+    return out1(x, ANEURALNETWORKS_FLOOR, &f);
+}
+
+static int add_n(xl *x, const tfl_op *op)
+{
+    if (float_only(x, "ADD_N"))
+        return -1;
+    uint32_t acc, od[MAX_RANK], orank;
+    if (op->n_in < 2)
+        return fail(x, "ADD_N needs 2 or more inputs");
+    if (dims_of(x, out_t(x, 0), od, &orank) || tensor(x, op->in[0], &acc))
+        return -1;
+    for (uint32_t k = 1; k < op->n_in; k++) {
+        ilist l = {{acc}, 1};
+        uint32_t next;
+        if (push_t(x, &l, op->in[k]) || push_fuse_none(x, &l))
+            return -1;
+        if (k + 1 == op->n_in ? tensor(x, out_t(x, 0), &next) : temp_like(x, out_t(x, 0), orank, od, &next))
+            return -1;
+        if (emit(x, ANEURALNETWORKS_ADD, &l, 1, &next))
+            return -1;
+        acc = next;
+    }
+    return 0;
+}
+
+static int transpose_conv(xl *x, const tfl_op *op)
+{
+    const tfl_model *tm = x->tm;
+    int shape_t = in_t(x, 0), w = in_t(x, 1), in = in_t(x, 2), bias = in_t(x, 3);
+    if (w < 0 || in < 0 || tens(x, w)->rank != 4 || tens(x, in)->rank != 4)
+        return fail(x, "expects a 4-D input and filter");
+    int32_t shape[4];
+    uint32_t ns;
+    if (const_ints(x, shape_t, shape, 4, &ns))
+        return -1;
+    if (ns != 4)
+        return fail(x, "output_shape must hold 4 values");
+    if (fold_hybrid_weights(x, in, w))
+        return -1;
+    int32_t pad = 0, fuse;
+    if (padding_code(x, tfl_opt_u8(tm, op, 0, 0), &pad))
+        return -1;
+    ilist l = {{0}, 0};
+    actplan p;
+    if (push_t(x, &l, in) || push_t(x, &l, w) ||
+        push_bias(x, &l, bias, in, w, (uint32_t)tens(x, w)->shape[0]) || push_i32_tensor(x, &l, shape, 4) ||
+        push_i32(x, &l, pad) || push_i32(x, &l, tfl_opt_i32(tm, op, 1, 1)) ||
+        push_i32(x, &l, tfl_opt_i32(tm, op, 2, 1)) ||
+        plan_act(x, out_t(x, 0), tfl_opt_u8(tm, op, 3, 0), 1, &fuse, &p) || push_i32(x, &l, fuse) ||
+        push_bool(x, &l, 0) || emit(x, ANEURALNETWORKS_TRANSPOSE_CONV_2D, &l, 1, &p.out))
+        return -1;
+    return finish_act(x, &p);
+}
+
+/* SVDF: NNAPI's is float only; TFLite's integer SVDF keeps an int16 state. */
+static int svdf(xl *x, const tfl_op *op)
+{
+    const tfl_model *tm = x->tm;
+    for (uint32_t k = 0; k < op->n_in && k < 5; k++)
+        if (op->in[k] >= 0 && elem_type(x, op->in[k]) != TFL_FLOAT32)
+            return fail(x, "NNAPI's SVDF is float only; this one has %s input %u (TFLite's integer SVDF keeps "
+                        "an int16 state, an operand type NNAPI's SVDF lacks)",
+                        tfl_type_name(elem_type(x, op->in[k])), k);
+    int state = in_t(x, 4), act = tfl_opt_u8(tm, op, 1, 0);
+    if (state < 0 || !tens(x, state)->is_variable)
+        return fail(x, "expects a variable state tensor as input 4");
+    if (act < 0 || act > 3)
+        return fail(x, "fused activation %d is not supported", act);
+    ilist l = {{0}, 0};
+    uint32_t outs[2], sd[MAX_RANK], sr;
+    for (uint32_t k = 0; k < 3; k++)
+        if (push_t(x, &l, op->in[k]))
+            return -1;
+    if ((in_t(x, 3) >= 0 ? push_t(x, &l, in_t(x, 3)) : push_omitted(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32)) ||
+        push_t(x, &l, state) || push_i32(x, &l, tfl_opt_i32(tm, op, 0, 1)) || push_i32(x, &l, act) ||
+        dims_of(x, state, sd, &sr) || temp_like(x, state, sr, sd, &outs[0]) || tensor(x, out_t(x, 0), &outs[1]))
+        return -1;
+    return emit(x, ANEURALNETWORKS_SVDF, &l, 2, outs);
+}
+
+/* BATCH_MATMUL: feature level 6's operation for operands of one rank; below
+ * it, a constant right-hand side is composed from FL5 operations:
+ * FULLY_CONNECTED over the left side's rows with the weights laid out [N, K]. */
+static int batch_matmul(xl *x, const tfl_op *op)
+{
+    if (x->level >= ANEURALNETWORKS_FEATURE_LEVEL_6 && in_t(x, 0) >= 0 && in_t(x, 1) >= 0 &&
+        tens(x, in_t(x, 0))->rank == tens(x, in_t(x, 1))->rank)
+        return batch_matmul_fl6(x, op);
+    const tfl_model *tm = x->tm;
+    int a = in_t(x, 0), b = in_t(x, 1), o = out_t(x, 0);
+    if (float_only(x, "BATCH_MATMUL"))
+        return -1;
+    if (b < 0 || !is_const(x, b) || elem_type(x, b) != TFL_FLOAT32)
+        return fail(x, "a non-constant right-hand side needs NNAPI feature level %lld (BATCH_MATMUL; "
+                    "translating for %lld, see --feature-level); only a constant float one is composed "
+                    "from FULLY_CONNECTED", (long long)ANEURALNETWORKS_FEATURE_LEVEL_6, (long long)x->level);
+    int adj_x = tfl_opt_bool(tm, op, 0, 0), adj_y = tfl_opt_bool(tm, op, 1, 0);
+    uint32_t ad[MAX_RANK], ar, bd[MAX_RANK], br, od[MAX_RANK], orank;
+    if (dims_of(x, a, ad, &ar) || dims_of(x, b, bd, &br) || dims_of(x, o, od, &orank))
+        return -1;
+    if (adj_x || ar < 2 || br < 2)
+        return fail(x, "an adjoint left-hand side is not composed");
+    size_t bbatch = 1;
+    for (uint32_t d = 0; d + 2 < br; d++)
+        bbatch *= bd[d];
+    if (bbatch != 1)
+        return fail(x, "a batched constant right-hand side is not composed");
+    uint32_t k = bd[br - 2], n = bd[br - 1];
+    if (adj_y) {
+        k = bd[br - 1];
+        n = bd[br - 2];
+    }
+    if (ad[ar - 1] != k)
+        return fail(x, "inner dimensions differ");
+    const void *data;
+    size_t size;
+    if (const_value(x, b, &data, &size))
+        return -1;
+    float *wt = block(x, (size_t)n * k * sizeof *wt);
+    if (wt == NULL)
+        return fail(x, "out of memory");
+    const float *bv = data;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < k; j++)
+            wt[(size_t)i * k + j] = adj_y ? bv[(size_t)i * k + j] : bv[(size_t)j * n + i];
+    size_t rows = 1;
+    for (uint32_t d = 0; d + 1 < ar; d++)
+        rows *= ad[d];
+    uint32_t in2[2] = {(uint32_t)rows, k}, w2[2] = {n, k}, o2[2] = {(uint32_t)rows, n};
+    uint32_t src = 0, flat = 0, wi = 0, res = 0, fin = 0;
+    float *zb = block(x, (size_t)n * sizeof *zb);
+    if (zb == NULL)
+        return fail(x, "out of memory");
+    ANeuralNetworksOperandType wt_t = {ANEURALNETWORKS_TENSOR_FLOAT32, 2, w2, 0.0f, 0};
+    ANeuralNetworksOperandType bt = {ANEURALNETWORKS_TENSOR_FLOAT32, 1, &n, 0.0f, 0};
+    uint32_t bi = 0;
+    if (tensor(x, a, &src) || reshaped(x, src, a, 2, in2, &flat) || add_operand(x, &wt_t, &wi) ||
+        add_operand(x, &bt, &bi))
+        return -1;
+    NN(ANeuralNetworksModel_setOperandValue(x->m, wi, wt, (size_t)n * k * sizeof *wt));
+    NN(ANeuralNetworksModel_setOperandValue(x->m, bi, zb, (size_t)n * sizeof *zb));
+    ilist l = {{flat, wi, bi}, 3};
+    if (push_fuse_none(x, &l) || temp_like(x, o, 2, o2, &res) ||
+        emit(x, ANEURALNETWORKS_FULLY_CONNECTED, &l, 1, &res))
+        return -1;
+    int32_t s[MAX_RANK];
+    for (uint32_t d = 0; d < orank; d++)
+        s[d] = (int32_t)od[d];
+    ilist r = {{res}, 1};
+    if (push_i32_tensor(x, &r, s, orank) || tensor(x, o, &fin))
+        return -1;
+    return emit(x, ANEURALNETWORKS_RESHAPE, &r, 1, &fin);
+}
+
+/* QUANTIZE between 8-bit types. TFLite requantizes with a fixed-point
+ * multiplier; only where that is exact in float too (equal scales: a shift of
+ * the zero point) is it composed, as DEQUANTIZE -> QUANTIZE. */
+static int requantize(xl *x)
+{
+    int in = in_t(x, 0), o = out_t(x, 0);
+    int it = elem_type(x, in), ot = elem_type(x, o);
+    const tfl_tensor *ti = tens(x, in), *to = tens(x, o);
+    if ((it != TFL_INT8 && it != TFL_UINT8) || (ot != TFL_INT8 && ot != TFL_UINT8))
+        return fail(x, "requantizing %s to %s has no NNAPI equivalent (NNAPI QUANTIZE takes float input%s)",
+                    tfl_type_name(it), tfl_type_name(ot),
+                    it == TFL_INT16 || ot == TFL_INT16 ? "; int16 activations are not NNAPI operand types" : "");
+    if (ti->n_scale != 1 || to->n_scale != 1 || ti->scale[0] != to->scale[0])
+        return fail(x, "requantizing from scale %g to %g: TFLite's fixed-point rescaling has no exact NNAPI "
+                    "composition", ti->n_scale ? ti->scale[0] : 0.0, to->n_scale ? to->scale[0] : 0.0);
+    uint32_t d[MAX_RANK], rank, mid;
+    ilist l = {{0}, 0};
+    if (dims_of(x, in, d, &rank) || push_t(x, &l, in) ||
+        temp_typed(x, ANEURALNETWORKS_TENSOR_FLOAT32, rank, d, 0.0f, 0, &mid) ||
+        emit(x, ANEURALNETWORKS_DEQUANTIZE, &l, 1, &mid))
+        return -1;
+    ilist q = {{mid}, 1};
+    return out1(x, ANEURALNETWORKS_QUANTIZE, &q);
+}
+
+/* CUSTOM TFLite_Detection_PostProcess = NNAPI DETECTION_POSTPROCESSING, with
+ * the options from the operator's flexbuffer; quantized inputs are
+ * dequantized first (as TFLite's kernel does), the float class and count
+ * outputs come from NNAPI's int32 ones by CAST. */
+static int detection_postprocess(xl *x, const tfl_op *op)
+{
+    static const char *const keys[] = {"max_detections", "max_classes_per_detection", "detections_per_class",
+                                       "use_regular_nms", "nms_score_threshold", "nms_iou_threshold",
+                                       "y_scale", "x_scale", "h_scale", "w_scale"};
+    double v[10];
+    const double defaults[10] = {-1, -1, 100, 0, -1, -1, -1, -1, -1, -1};
+    for (int k = 0; k < 10; k++)
+        if (!tfl_custom_number(op, keys[k], &v[k])) {
+            if (defaults[k] < 0)
+                return fail(x, "the custom options lack \"%s\"", keys[k]);
+            v[k] = defaults[k];
+        }
+    if (op->n_in != 3 || op->n_out != 4)
+        return fail(x, "expects 3 inputs and 4 outputs");
+    if (v[0] < 1 || v[0] > 1e6 || v[1] < 1 || v[1] > 1e3 || v[2] < 1 || v[2] > 1e6)
+        return fail(x, "detection counts out of range");
+    int boxes_t = in_t(x, 0), scores_t = in_t(x, 1), anchors_t = in_t(x, 2);
+    uint32_t bd[MAX_RANK], br, sd[MAX_RANK], sr, ad[MAX_RANK], ar;
+    if (dims_of(x, boxes_t, bd, &br) || dims_of(x, scores_t, sd, &sr) || dims_of(x, anchors_t, ad, &ar))
+        return -1;
+    if (br != 3 || sr != 3 || ar != 2)
+        return fail(x, "expects [batch, anchors, 4] boxes, [batch, anchors, classes] scores, [anchors, 4] anchors");
+    if (is_const(x, anchors_t) && quantized(elem_type(x, anchors_t)) && fold_float(x, anchors_t, anchors_t))
+        return -1;
+    ilist l = {{0}, 0};
+    const int ins[3] = {scores_t, boxes_t, anchors_t};
+    const uint32_t *dd[3] = {sd, bd, ad}, rr[3] = {sr, br, ar};
+    for (int k = 0; k < 3; k++) {
+        int t = ins[k], et = elem_type(x, t);
+        if (et == TFL_FLOAT32) {
+            if (push_t(x, &l, t))
+                return -1;
+        } else if (et == TFL_UINT8 || et == TFL_INT8) {
+            ilist q = {{0}, 0};
+            uint32_t f;
+            if (push_t(x, &q, t) || temp_typed(x, ANEURALNETWORKS_TENSOR_FLOAT32, rr[k], dd[k], 0.0f, 0, &f) ||
+                emit(x, ANEURALNETWORKS_DEQUANTIZE, &q, 1, &f))
+                return -1;
+            l.v[l.n++] = f;
+        } else {
+            return fail(x, "input of type %s", tfl_type_name(et));
+        }
+    }
+    int32_t max_det = (int32_t)v[0], per_det = (int32_t)v[1];
+    int regular = v[3] != 0;
+    if (push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, (float)v[6]) ||
+        push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, (float)v[7]) ||
+        push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, (float)v[8]) ||
+        push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, (float)v[9]) || push_bool(x, &l, regular) ||
+        push_i32(x, &l, max_det) || push_i32(x, &l, per_det) || push_i32(x, &l, (int32_t)v[2]) ||
+        push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, (float)v[4]) ||
+        push_float(x, &l, ANEURALNETWORKS_TENSOR_FLOAT32, (float)v[5]) || push_bool(x, &l, 0))
+        return -1;
+    /* TFLite's outputs: boxes, classes, scores, count; NNAPI's: scores, boxes, classes, count. */
+    uint32_t slots = (uint32_t)(regular ? max_det : max_det * per_det), batch = bd[0];
+    int32_t box_shape[3] = {(int32_t)batch, (int32_t)slots, 4}, two[2] = {(int32_t)batch, (int32_t)slots},
+            one[1] = {(int32_t)batch};
+    const int32_t *shapes[4] = {box_shape, two, two, one};
+    const uint32_t ranks[4] = {3, 2, 2, 1};
+    for (uint32_t k = 0; k < 4; k++) {
+        int t = op->out[k];
+        if (tens(x, t)->type != TFL_FLOAT32)
+            return fail(x, "output %u is %s, expected float32", k, tfl_type_name(tens(x, t)->type));
+        int32_t *s = block(x, sizeof box_shape);
+        if (s == NULL)
+            return fail(x, "out of memory");
+        memcpy(s, shapes[k], ranks[k] * sizeof *s);
+        x->ovr[t] = s;
+        x->ovr_rank[t] = ranks[k];
+    }
+    uint32_t outs[4], cls = 0, cnt = 0, cd[2] = {batch, slots};
+    if (tensor(x, op->out[2], &outs[0]) || tensor(x, op->out[0], &outs[1]) ||
+        temp_typed(x, ANEURALNETWORKS_TENSOR_INT32, 2, cd, 0.0f, 0, &cls) ||
+        temp_typed(x, ANEURALNETWORKS_TENSOR_INT32, 1, &batch, 0.0f, 0, &cnt))
+        return -1;
+    outs[2] = cls;
+    outs[3] = cnt;
+    if (emit(x, ANEURALNETWORKS_DETECTION_POSTPROCESSING, &l, 4, outs))
+        return -1;
+    uint32_t fc, fn;
+    ilist c1 = {{cls}, 1}, c2 = {{cnt}, 1};
+    if (tensor(x, op->out[1], &fc) || emit(x, ANEURALNETWORKS_CAST, &c1, 1, &fc) ||
+        tensor(x, op->out[3], &fn))
+        return -1;
+    return emit(x, ANEURALNETWORKS_CAST, &c2, 1, &fn);
+}
+
+static int custom(xl *x, const tfl_op *op)
+{
+    if (!strcmp(op->custom_code, "TFLite_Detection_PostProcess"))
+        return detection_postprocess(x, op);
+    return fail(x, "custom operator \"%s\" has no NNAPI equivalent", op->custom_code);
+}
+
 static int translate_op(xl *x, const tfl_op *op)
 {
     const tfl_model *tm = x->tm;
+    int folded = fold_static(x, op);
+    if (folded)
+        return folded < 0 ? -1 : 0;
+    if (op->code != TFL_OP_BATCH_TO_SPACE_ND)
+        for (uint32_t k = 0; k < op->n_in; k++)
+            if (op->in[k] >= 0 && x->dyn[op->in[k]])
+                for (uint32_t j = 0; j < op->n_out; j++)
+                    x->dyn[op->out[j]] = 1;
     switch (op->code) {
     case TFL_OP_CONV_2D: return conv_like(x, op, 0);
     case TFL_OP_DEPTHWISE_CONV_2D: return conv_like(x, op, 1);
@@ -1030,8 +2223,7 @@ static int translate_op(xl *x, const tfl_op *op)
     case TFL_OP_L2_NORMALIZATION: return simple(x, ANEURALNETWORKS_L2_NORMALIZATION, 1);
     case TFL_OP_QUANTIZE:
         if (elem_type(x, in_t(x, 0)) != TFL_FLOAT32 && elem_type(x, in_t(x, 0)) != TFL_FLOAT16)
-            return fail(x, "requantizing %s is not supported (NNAPI QUANTIZE takes float input)",
-                        tfl_type_name(elem_type(x, in_t(x, 0))));
+            return requantize(x);
         return simple(x, ANEURALNETWORKS_QUANTIZE, 1);
     case TFL_OP_DEQUANTIZE:
         if (in_t(x, 0) >= 0 && is_const(x, in_t(x, 0))) {
@@ -1119,26 +2311,139 @@ static int translate_op(xl *x, const tfl_op *op)
         l.v[l.n++] = ai;
         return out1(x, ANEURALNETWORKS_PRELU, &l);
     }
+    case TFL_OP_SPACE_TO_BATCH_ND: return space_batch(x, 1);
+    case TFL_OP_BATCH_TO_SPACE_ND: return space_batch(x, 0);
+    /* PACK, MIRROR_PAD, REVERSE_V2, BATCH_MATMUL: the feature level 6/7
+     * operation where x->level allows it, else an FL5 composition. */
+    case TFL_OP_PACK: return pack(x, op);
+    case TFL_OP_UNPACK: return unpack(x, op);
+    case TFL_OP_SPLIT_V: return split_v(x, op);
+    case TFL_OP_REVERSE_V2: return reverse_v2(x);
+    case TFL_OP_MIRROR_PAD: return mirror_pad(x, op);
+    case TFL_OP_BATCH_MATMUL: return batch_matmul(x, op);
+    case TFL_OP_SQUARED_DIFFERENCE: return squared_difference(x, 0);
+    case TFL_OP_SQUARE: return squared_difference(x, 1);
+    case TFL_OP_FLOOR_DIV: return floor_div(x);
+    case TFL_OP_ADD_N: return add_n(x, op);
+    case TFL_OP_TRANSPOSE_CONV: return transpose_conv(x, op);
+    case TFL_OP_SVDF: return svdf(x, op);
+    case TFL_OP_EMBEDDING_LOOKUP: return simple(x, ANEURALNETWORKS_EMBEDDING_LOOKUP, 2);
+    case TFL_OP_REDUCE_ALL: return reduce(x, op, ANEURALNETWORKS_REDUCE_ALL);
+    case TFL_OP_CUSTOM: return custom(x, op);
+    case TFL_OP_FLOOR_MOD:
+        return fail(x, "FLOOR_MOD of run-time values has no exact NNAPI composition (only static ones are folded)");
+    case TFL_OP_SHAPE:
+    case TFL_OP_RANK:
+        return fail(x, "the input shape is dynamic; NNAPI has no SHAPE operation");
     default:
         if (op->custom_code != NULL)
-            return fail(x, "custom operator \"%s\" cannot be translated to NNAPI", op->custom_code);
-        return fail(x, "builtin operator %s (%d) cannot be translated to NNAPI by nnapi-run",
+            return custom(x, op);
+        return fail(x, "builtin operator %s (%d) has no NNAPI equivalent in nnapi-run",
                     tfl_op_name(op->code), op->code);
     }
 }
 
-int nr_translate(const tfl_model *tm, int relaxed, nr_translation *tr, char *err, size_t err_size)
+/* Appends a failure to the list of untranslatable operators: one line per
+ * operator, grouped afterwards by name with their indices. */
+typedef struct {
+    int32_t op;
+    char msg[320];
+} failure;
+
+static void report_failures(const tfl_model *tm, const failure *f, uint32_t n, char *err, size_t err_size)
+{
+    size_t len = 0;
+    int w = snprintf(err, err_size, "%u of %u operators cannot be translated:", n, tm->n_ops);
+    len = w > 0 ? (size_t)w : 0;
+    /* Counts per operator name, in order of first appearance. */
+    for (uint32_t i = 0; i < n && len < err_size; i++) {
+        const char *name = tfl_op_name(tm->ops[f[i].op].code);
+        const char *cc = tm->ops[f[i].op].custom_code;
+        int seen = 0;
+        for (uint32_t j = 0; j < i; j++)
+            if (tm->ops[f[j].op].code == tm->ops[f[i].op].code &&
+                (cc == NULL || !strcmp(cc, tm->ops[f[j].op].custom_code)))
+                seen = 1;
+        if (seen)
+            continue;
+        uint32_t count = 0;
+        for (uint32_t j = i; j < n; j++)
+            count += tm->ops[f[j].op].code == tm->ops[f[i].op].code &&
+                     (cc == NULL || !strcmp(cc, tm->ops[f[j].op].custom_code));
+        w = snprintf(err + len, err_size - len, "%s %s%s%s x%u (#", i ? ";" : "", name, cc ? " " : "",
+                     cc ? cc : "", count);
+        len += w > 0 ? (size_t)w : 0;
+        int first = 1;
+        for (uint32_t j = i; j < n && len < err_size; j++)
+            if (tm->ops[f[j].op].code == tm->ops[f[i].op].code &&
+                (cc == NULL || !strcmp(cc, tm->ops[f[j].op].custom_code))) {
+                w = snprintf(err + len, err_size - len, "%s%d", first ? "" : " #", f[j].op);
+                len += w > 0 ? (size_t)w : 0;
+                first = 0;
+            }
+        if (len < err_size) {
+            w = snprintf(err + len, err_size - len, ")");
+            len += w > 0 ? (size_t)w : 0;
+        }
+    }
+    for (uint32_t i = 0; i < n && len < err_size; i++) {
+        w = snprintf(err + len, err_size - len, "\n  %s", f[i].msg);
+        len += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* A model output that is a model input, a constant or an output already
+ * listed gets its own operand through an identity CAST (defined for every
+ * tensor type since feature level 4): NNAPI operands cannot be both input and
+ * output, nor listed twice, and a constant is no output. */
+static int distinct_output(xl *x, int ti, const uint32_t *taken, uint32_t n_taken, uint32_t *idx)
+{
+    int need = is_const(x, ti);
+    for (uint32_t i = 0; i < x->tm->n_inputs; i++)
+        need |= x->tm->inputs[i] == ti;
+    for (uint32_t i = 0; i < n_taken; i++)
+        need |= taken[i] == (uint32_t)x->opnd[ti];
+    if (!need) {
+        *idx = (uint32_t)x->opnd[ti];
+        return 0;
+    }
+    uint32_t d[MAX_RANK], rank, src;
+    if (dims_of(x, ti, d, &rank) || tensor(x, ti, &src))
+        return -1;
+    if (rank == 0) {
+        d[0] = 1;
+        rank = 1;
+    }
+    ilist l = {{src}, 1};
+    if (temp_like(x, ti, rank, d, idx))
+        return -1;
+    return emit(x, ANEURALNETWORKS_CAST, &l, 1, idx);
+}
+
+int nr_translate(const tfl_model *tm, int relaxed, int64_t feature_level, nr_translation *tr,
+                 char *err, size_t err_size)
 {
     memset(tr, 0, sizeof *tr);
-    xl x = {tm, tr, NULL, NULL, NULL, 0, -1, err, err_size};
+    xl x = {tm, tr, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, -1, err, err_size,
+            feature_level > 0 ? feature_level : ANeuralNetworks_getRuntimeFeatureLevel()};
     int rc = -1;
+    failure *fails = NULL;
+    uint32_t n_fail = 0;
     if (tm->n_subgraphs > 1)
         fprintf(stderr, "nnapi-run: note: the model has %u subgraphs; running the first\n", tm->n_subgraphs);
-    x.opnd = malloc((tm->n_tensors ? tm->n_tensors : 1) * sizeof *x.opnd);
-    x.folded = calloc(tm->n_tensors ? tm->n_tensors : 1, sizeof *x.folded);
+    size_t nt = tm->n_tensors ? tm->n_tensors : 1;
+    x.opnd = malloc(nt * sizeof *x.opnd);
+    x.folded = calloc(nt, sizeof *x.folded);
+    x.ival = calloc(nt, sizeof *x.ival);
+    x.ovr = calloc(nt, sizeof *x.ovr);
+    x.ovr_rank = calloc(nt, sizeof *x.ovr_rank);
+    x.dyn = calloc(nt, 1);
+    fails = calloc(tm->n_ops ? tm->n_ops : 1, sizeof *fails);
     tr->input_tensor = calloc(tm->n_inputs ? tm->n_inputs : 1, sizeof *tr->input_tensor);
     tr->output_tensor = calloc(tm->n_outputs ? tm->n_outputs : 1, sizeof *tr->output_tensor);
-    if (x.opnd == NULL || x.folded == NULL || tr->input_tensor == NULL || tr->output_tensor == NULL) {
+    tr->output_desc = calloc(tm->n_outputs ? tm->n_outputs : 1, sizeof *tr->output_desc);
+    if (x.opnd == NULL || x.folded == NULL || x.ival == NULL || x.ovr == NULL || x.ovr_rank == NULL || x.dyn == NULL ||
+        fails == NULL || tr->input_tensor == NULL || tr->output_tensor == NULL || tr->output_desc == NULL) {
         fail(&x, "out of memory");
         goto done;
     }
@@ -1165,20 +2470,32 @@ int nr_translate(const tfl_model *tm, int relaxed, nr_translation *tr, char *err
             goto io_done;
         tr->input_tensor[tr->n_inputs++] = ti;
     }
+    /* Every operator is tried, so that one message names all that fail. */
     for (uint32_t i = 0; i < tm->n_ops; i++) {
         x.cur = (int)i;
-        if (translate_op(&x, &tm->ops[i]))
-            goto io_done;
+        if (translate_op(&x, &tm->ops[i])) {
+            fails[n_fail].op = (int32_t)i;
+            snprintf(fails[n_fail].msg, sizeof fails[n_fail].msg, "%s", err);
+            n_fail++;
+        }
     }
     x.cur = -1;
+    if (n_fail > 0) {
+        report_failures(tm, fails, n_fail, err, err_size);
+        goto io_done;
+    }
     for (uint32_t i = 0; i < tm->n_outputs; i++) {
         int ti = tm->outputs[i];
-        if (x.opnd[ti] < 0) {
+        if (x.opnd[ti] < 0 && !is_const(&x, ti)) {
             fail(&x, "model output %u (%s) is not computed by any operator", i, tm->tensors[ti].name);
             goto io_done;
         }
-        outs[i] = (uint32_t)x.opnd[ti];
+        if (distinct_output(&x, ti, outs, i, &outs[i]))
+            goto io_done;
         tr->output_tensor[i] = ti;
+        tr->output_desc[i] = tm->tensors[ti];
+        tr->output_desc[i].rank = t_rank(&x, ti);
+        tr->output_desc[i].shape = (int32_t *)t_shape(&x, ti);
     }
     tr->n_outputs = tm->n_outputs;
     int r = ANeuralNetworksModel_identifyInputsAndOutputs(tr->model, tr->n_inputs, ins, tr->n_outputs, outs);
@@ -1202,6 +2519,11 @@ io_done:
 done:
     free(x.opnd);
     free(x.folded);
+    free(x.ival);
+    free(x.ovr);
+    free(x.ovr_rank);
+    free(x.dyn);
+    free(fails);
     if (rc != 0)
         nr_translation_free(tr);
     return rc;
@@ -1216,6 +2538,7 @@ void nr_translation_free(nr_translation *tr)
     free(tr->blocks);
     free(tr->input_tensor);
     free(tr->output_tensor);
+    free(tr->output_desc);
     free(tr->op_source);
     free(tr->op_code);
     memset(tr, 0, sizeof *tr);
@@ -1238,6 +2561,7 @@ static const char *const nn_names[] = {
     "ROI_POOLING", "RSQRT", "SELECT", "SIN", "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2",
     "TRANSPOSE_CONV_2D", "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN",
     "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL", "RANK",
+    "BATCH_MATMUL", "PACK", "MIRROR_PAD", "REVERSE",
 };
 
 const char *nr_nnapi_op_name(int code)

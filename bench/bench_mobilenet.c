@@ -1,0 +1,861 @@
+/*
+ * MobileNet v1 and v2 1.0/224 (random weights, fixed seed) through the
+ * public NNAPI and, when the benchmark was built with it, through XNNPACK's
+ * subgraph API, in float32, uint8 (per-tensor weights, XNNPACK qu8) and int8
+ * (per-channel weights, XNNPACK qs8). Both run in the same process,
+ * alternating run by run, and the medians are printed with their ratio.
+ * The graphs stop at the logits (no SOFTMAX: this XNNPACK has no quantized
+ * softmax node).
+ *
+ * Usage: bench_mobilenet [--runs N] [--threads T[,T...]] [--only SUBSTRING]
+ *                        [--layers] [--cpu-time]
+ * The thread pool reads NNAPI_LINUX_THREADS once per process, so each thread
+ * count runs in a child process started with it. --layers times every
+ * convolution of the selected models as its own one-operation model instead.
+ * --cpu-time (with --threads 1) times the thread's CPU time instead of wall
+ * time, for machines shared with other work.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "android/NeuralNetworks.h"
+#include "kernels/isa.h"
+
+#ifdef NN_BENCH_XNNPACK
+#include <pthreadpool.h>
+#include <xnnpack.h>
+#endif
+
+/* ---- graph description ---- */
+
+typedef enum { N_CONV, N_DW, N_ADD, N_GAP, N_FC } node_kind;
+typedef enum { T_INPUT, T_RELU6, T_LINEAR, T_SUM } act_kind;
+typedef enum { D_F32, D_U8, D_I8 } dtype;
+static const char *const dtype_names[] = {"f32", "uint8", "int8"};
+
+typedef struct {
+    uint32_t h, w, c;
+    act_kind act;
+} tensor_desc;
+
+typedef struct {
+    node_kind kind;
+    uint32_t k, stride, cout;
+    bool relu6;
+    int in0, in1, out; /* tensor indices */
+} node;
+
+#define MAX_NODES 96
+#define MAX_TENSORS 128
+
+typedef struct {
+    const char *name;
+    node nodes[MAX_NODES];
+    tensor_desc t[MAX_TENSORS];
+    int n_nodes, n_tensors;
+} net;
+
+static int net_tensor(net *g, uint32_t h, uint32_t w, uint32_t c, act_kind act)
+{
+    g->t[g->n_tensors] = (tensor_desc){h, w, c, act};
+    return g->n_tensors++;
+}
+
+/* Appends a node reading tensor `in` (and in1 for ADD); returns its output. */
+static int net_add(net *g, node_kind kind, int in, int in1, uint32_t k, uint32_t stride,
+                   uint32_t cout, bool relu6)
+{
+    const tensor_desc *x = &g->t[in];
+    uint32_t oh = (x->h + stride - 1) / stride, ow = (x->w + stride - 1) / stride, oc = cout;
+    act_kind act = relu6 ? T_RELU6 : T_LINEAR;
+    if (kind == N_DW)
+        oc = x->c;
+    if (kind == N_ADD) {
+        oc = x->c;
+        act = T_SUM;
+    }
+    if (kind == N_GAP) {
+        oh = ow = 1;
+        oc = x->c;
+        act = x->act;
+    }
+    if (kind == N_FC)
+        oh = ow = 1;
+    int out = net_tensor(g, oh, ow, oc, act);
+    g->nodes[g->n_nodes++] = (node){kind, k, stride, oc, relu6, in, in1, out};
+    return out;
+}
+
+static void build_v1(net *g)
+{
+    static const uint32_t blocks[13][2] = {{64, 1},  {128, 2}, {128, 1}, {256, 2}, {256, 1},
+                                           {512, 2}, {512, 1}, {512, 1}, {512, 1}, {512, 1},
+                                           {512, 1}, {1024, 2}, {1024, 1}};
+    memset(g, 0, sizeof *g);
+    g->name = "v1";
+    int x = net_tensor(g, 224, 224, 3, T_INPUT);
+    x = net_add(g, N_CONV, x, -1, 3, 2, 32, true);
+    for (int b = 0; b < 13; b++) {
+        x = net_add(g, N_DW, x, -1, 3, blocks[b][1], 0, true);
+        x = net_add(g, N_CONV, x, -1, 1, 1, blocks[b][0], true);
+    }
+    x = net_add(g, N_GAP, x, -1, 0, 1, 0, false);
+    net_add(g, N_FC, x, -1, 0, 1, 1000, false);
+}
+
+static void build_v2(net *g)
+{
+    /* expansion, output channels, repeats, first stride */
+    static const uint32_t stages[7][4] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2},
+                                          {6, 64, 4, 2}, {6, 96, 3, 1},  {6, 160, 3, 2},
+                                          {6, 320, 1, 1}};
+    memset(g, 0, sizeof *g);
+    g->name = "v2";
+    int x = net_tensor(g, 224, 224, 3, T_INPUT);
+    x = net_add(g, N_CONV, x, -1, 3, 2, 32, true);
+    for (int s = 0; s < 7; s++) {
+        for (uint32_t r = 0; r < stages[s][2]; r++) {
+            uint32_t stride = r == 0 ? stages[s][3] : 1, cin = g->t[x].c, cout = stages[s][1];
+            int y = x;
+            if (stages[s][0] != 1)
+                y = net_add(g, N_CONV, y, -1, 1, 1, cin * stages[s][0], true);
+            y = net_add(g, N_DW, y, -1, 3, stride, 0, true);
+            y = net_add(g, N_CONV, y, -1, 1, 1, cout, false);
+            if (stride == 1 && cin == cout)
+                y = net_add(g, N_ADD, x, y, 0, 1, 0, false);
+            x = y;
+        }
+    }
+    x = net_add(g, N_CONV, x, -1, 1, 1, 1280, true);
+    x = net_add(g, N_GAP, x, -1, 0, 1, 0, false);
+    net_add(g, N_FC, x, -1, 0, 1, 1000, false);
+}
+
+static double node_macs(const net *g, const node *n)
+{
+    const tensor_desc *x = &g->t[n->in0], *y = &g->t[n->out];
+    double px = (double)y->h * y->w;
+    switch (n->kind) {
+    case N_CONV:
+        return px * y->c * n->k * n->k * x->c;
+    case N_DW:
+        return px * y->c * n->k * n->k;
+    case N_FC:
+        return (double)x->c * y->c;
+    default:
+        return 0.0;
+    }
+}
+
+/* ---- weights and quantization parameters ---- */
+
+static uint64_t rng_state;
+
+static uint32_t rng_next(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+static float rng_unit(void) { return (float)(rng_next() & 0xffffff) / (float)0x1000000; }
+
+static float act_scale(act_kind a)
+{
+    switch (a) {
+    case T_INPUT:
+        return 1.0f / 128.0f;
+    case T_RELU6:
+        return 6.0f / 255.0f;
+    case T_LINEAR:
+        return 0.08f;
+    default:
+        return 0.1f;
+    }
+}
+
+static int32_t act_zero(act_kind a, dtype d)
+{
+    if (d == D_F32)
+        return 0;
+    if (a == T_RELU6)
+        return d == D_U8 ? 0 : -128;
+    return d == D_U8 ? 128 : 0;
+}
+
+/* The weights of one node in every form both libraries take, derived from
+ * one set of int8 codes and channel scales so that all dtypes share them. */
+typedef struct {
+    size_t count, channels;
+    void *data;       /* f32, uint8 (zero 128) or int8 */
+    float *scales;    /* per channel (int8 conv/dw), else scales[0] */
+    int32_t *qbias;   /* channels */
+    float *fbias;     /* channels */
+    bool per_channel;
+} weights;
+
+static void weights_make(const net *g, const node *n, dtype d, weights *w)
+{
+    const tensor_desc *x = &g->t[n->in0];
+    uint32_t fan_in = n->kind == N_DW ? n->k * n->k : (n->kind == N_FC ? x->c : n->k * n->k * x->c);
+    w->channels = n->cout;
+    w->count = (size_t)fan_in * n->cout;
+    w->per_channel = d == D_I8 && n->kind != N_FC;
+    float base = 0.018f / sqrtf((float)fan_in), in_scale = act_scale(x->act);
+    w->scales = malloc(w->channels * sizeof(float));
+    w->qbias = malloc(w->channels * sizeof(int32_t));
+    w->fbias = malloc(w->channels * sizeof(float));
+    w->data = malloc(w->count * (d == D_F32 ? 4 : 1));
+    if (!w->scales || !w->qbias || !w->fbias || !w->data) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    rng_state = 0x9e3779b97f4a7c15ull ^ ((uint64_t)(n - g->nodes) * 0x100000001b3ull);
+    for (size_t c = 0; c < w->channels; c++)
+        w->scales[c] = w->per_channel ? base * (0.75f + 0.5f * rng_unit()) : base;
+    /* Depthwise filters are [1, k, k, channels]; the others [channels, ...]. */
+    for (size_t i = 0; i < w->count; i++) {
+        int code = (int)(rng_next() % 255) - 127;
+        size_t c = n->kind == N_DW ? i % w->channels : i / fan_in;
+        if (d == D_F32)
+            ((float *)w->data)[i] = (float)code * w->scales[c];
+        else if (d == D_U8)
+            ((uint8_t *)w->data)[i] = (uint8_t)(code + 128);
+        else
+            ((int8_t *)w->data)[i] = (int8_t)code;
+    }
+    for (size_t c = 0; c < w->channels; c++) {
+        w->qbias[c] = (int32_t)(rng_next() % 2048) - 1024;
+        w->fbias[c] = (float)w->qbias[c] * in_scale * w->scales[c];
+    }
+}
+
+static void weights_free(weights *w)
+{
+    free(w->data);
+    free(w->scales);
+    free(w->qbias);
+    free(w->fbias);
+}
+
+/* ---- NNAPI ---- */
+
+#define CHECK(x)                                                                   \
+    do {                                                                           \
+        int rc_ = (x);                                                             \
+        if (rc_ != ANEURALNETWORKS_NO_ERROR) {                                     \
+            fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #x, rc_); \
+            exit(1);                                                               \
+        }                                                                          \
+    } while (0)
+
+typedef struct {
+    ANeuralNetworksModel *model;
+    uint32_t next;
+    dtype d;
+} nn_builder;
+
+static uint32_t nn_operand(nn_builder *b, int32_t type, uint32_t rank, const uint32_t *dims,
+                           float scale, int32_t zp)
+{
+    ANeuralNetworksOperandType t = {.type = type, .dimensionCount = rank, .dimensions = dims,
+                                    .scale = scale, .zeroPoint = zp};
+    CHECK(ANeuralNetworksModel_addOperand(b->model, &t));
+    return b->next++;
+}
+
+static uint32_t nn_i32(nn_builder *b, int32_t v)
+{
+    uint32_t idx = nn_operand(b, ANEURALNETWORKS_INT32, 0, NULL, 0.0f, 0);
+    CHECK(ANeuralNetworksModel_setOperandValue(b->model, idx, &v, sizeof v));
+    return idx;
+}
+
+static int32_t nn_act_type(dtype d)
+{
+    return d == D_F32 ? ANEURALNETWORKS_TENSOR_FLOAT32
+                      : (d == D_U8 ? ANEURALNETWORKS_TENSOR_QUANT8_ASYMM
+                                   : ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED);
+}
+
+static uint32_t nn_activation(nn_builder *b, const tensor_desc *t, bool flat)
+{
+    uint32_t dims[4] = {1, t->h, t->w, t->c}, flat_dims[2] = {1, t->c};
+    return nn_operand(b, nn_act_type(b->d), flat ? 2 : 4, flat ? flat_dims : dims,
+                      b->d == D_F32 ? 0.0f : act_scale(t->act), act_zero(t->act, b->d));
+}
+
+/* Filter and bias operands of a convolution-like node. The weight buffers
+ * must outlive the model (setOperandValue may keep the pointer). */
+static void nn_weights(nn_builder *b, const net *g, const node *n, const weights *w,
+                       uint32_t *filter, uint32_t *bias)
+{
+    const tensor_desc *x = &g->t[n->in0];
+    uint32_t dims[4], rank = 4;
+    if (n->kind == N_CONV) {
+        dims[0] = n->cout, dims[1] = dims[2] = n->k, dims[3] = x->c;
+    } else if (n->kind == N_DW) {
+        dims[0] = 1, dims[1] = dims[2] = n->k, dims[3] = n->cout;
+    } else {
+        dims[0] = n->cout, dims[1] = x->c, rank = 2;
+    }
+    float in_scale = act_scale(x->act);
+    uint32_t bdims[1] = {n->cout};
+    if (b->d == D_F32) {
+        *filter = nn_operand(b, ANEURALNETWORKS_TENSOR_FLOAT32, rank, dims, 0.0f, 0);
+        *bias = nn_operand(b, ANEURALNETWORKS_TENSOR_FLOAT32, 1, bdims, 0.0f, 0);
+        CHECK(ANeuralNetworksModel_setOperandValue(b->model, *filter, w->data, w->count * 4));
+        CHECK(ANeuralNetworksModel_setOperandValue(b->model, *bias, w->fbias, w->channels * 4));
+        return;
+    }
+    if (w->per_channel) {
+        *filter = nn_operand(b, ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, rank, dims, 0.0f, 0);
+        ANeuralNetworksSymmPerChannelQuantParams pc = {
+            .channelDim = n->kind == N_DW ? 3 : 0, .scaleCount = (uint32_t)w->channels,
+            .scales = w->scales};
+        CHECK(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(b->model, *filter, &pc));
+        *bias = nn_operand(b, ANEURALNETWORKS_TENSOR_INT32, 1, bdims, 0.0f, 0);
+    } else {
+        *filter = nn_operand(b, nn_act_type(b->d), rank, dims, w->scales[0], b->d == D_U8 ? 128 : 0);
+        *bias = nn_operand(b, ANEURALNETWORKS_TENSOR_INT32, 1, bdims, in_scale * w->scales[0], 0);
+    }
+    CHECK(ANeuralNetworksModel_setOperandValue(b->model, *filter, w->data, w->count));
+    CHECK(ANeuralNetworksModel_setOperandValue(b->model, *bias, w->qbias, w->channels * 4));
+}
+
+typedef struct {
+    ANeuralNetworksModel *model;
+    ANeuralNetworksCompilation *comp;
+    ANeuralNetworksExecution *exec;
+} nn_net;
+
+/* Builds nodes [first, last) of g; the input of `first` is the model input. */
+static void nn_build(const net *g, int first, int last, dtype d, weights *w, const void *in,
+                     size_t in_bytes, void *out, size_t out_bytes, nn_net *r)
+{
+    nn_builder b = {.d = d};
+    CHECK(ANeuralNetworksModel_create(&b.model));
+    uint32_t ids[MAX_TENSORS];
+    int input = g->nodes[first].in0;
+    ids[input] = nn_activation(&b, &g->t[input], false);
+    uint32_t output = 0;
+    for (int i = first; i < last; i++) {
+        const node *n = &g->nodes[i];
+        uint32_t ops[8], count = 0, filter, bias;
+        int32_t fuse = n->relu6 ? ANEURALNETWORKS_FUSED_RELU6 : ANEURALNETWORKS_FUSED_NONE;
+        int32_t opcode;
+        ids[n->out] = nn_activation(&b, &g->t[n->out], n->kind == N_FC);
+        switch (n->kind) {
+        case N_CONV:
+        case N_DW:
+            nn_weights(&b, g, n, &w[i], &filter, &bias);
+            ops[count++] = ids[n->in0];
+            ops[count++] = filter;
+            ops[count++] = bias;
+            ops[count++] = nn_i32(&b, ANEURALNETWORKS_PADDING_SAME);
+            ops[count++] = nn_i32(&b, (int32_t)n->stride);
+            ops[count++] = nn_i32(&b, (int32_t)n->stride);
+            if (n->kind == N_DW)
+                ops[count++] = nn_i32(&b, 1);
+            ops[count++] = nn_i32(&b, fuse);
+            opcode = n->kind == N_DW ? ANEURALNETWORKS_DEPTHWISE_CONV_2D : ANEURALNETWORKS_CONV_2D;
+            break;
+        case N_FC:
+            nn_weights(&b, g, n, &w[i], &filter, &bias);
+            ops[count++] = ids[n->in0];
+            ops[count++] = filter;
+            ops[count++] = bias;
+            ops[count++] = nn_i32(&b, fuse);
+            opcode = ANEURALNETWORKS_FULLY_CONNECTED;
+            break;
+        case N_ADD:
+            ops[count++] = ids[n->in0];
+            ops[count++] = ids[n->in1];
+            ops[count++] = nn_i32(&b, fuse);
+            opcode = ANEURALNETWORKS_ADD;
+            break;
+        default: {
+            const tensor_desc *x = &g->t[n->in0];
+            ops[count++] = ids[n->in0];
+            ops[count++] = nn_i32(&b, ANEURALNETWORKS_PADDING_VALID);
+            ops[count++] = nn_i32(&b, 1);
+            ops[count++] = nn_i32(&b, 1);
+            ops[count++] = nn_i32(&b, (int32_t)x->w);
+            ops[count++] = nn_i32(&b, (int32_t)x->h);
+            ops[count++] = nn_i32(&b, fuse);
+            opcode = ANEURALNETWORKS_AVERAGE_POOL_2D;
+            break;
+        }
+        }
+        CHECK(ANeuralNetworksModel_addOperation(b.model, opcode, count, ops, 1, &ids[n->out]));
+        output = ids[n->out];
+    }
+    uint32_t model_in = ids[input];
+    CHECK(ANeuralNetworksModel_identifyInputsAndOutputs(b.model, 1, &model_in, 1, &output));
+    CHECK(ANeuralNetworksModel_finish(b.model));
+    CHECK(ANeuralNetworksCompilation_create(b.model, &r->comp));
+    CHECK(ANeuralNetworksCompilation_setPreference(r->comp, ANEURALNETWORKS_PREFER_SUSTAINED_SPEED));
+    CHECK(ANeuralNetworksCompilation_finish(r->comp));
+    CHECK(ANeuralNetworksExecution_create(r->comp, &r->exec));
+    CHECK(ANeuralNetworksExecution_setReusable(r->exec, true));
+    CHECK(ANeuralNetworksExecution_setInput(r->exec, 0, NULL, in, in_bytes));
+    CHECK(ANeuralNetworksExecution_setOutput(r->exec, 0, NULL, out, out_bytes));
+    r->model = b.model;
+}
+
+static void nn_free(nn_net *r)
+{
+    ANeuralNetworksExecution_free(r->exec);
+    ANeuralNetworksCompilation_free(r->comp);
+    ANeuralNetworksModel_free(r->model);
+}
+
+/* ---- XNNPACK ---- */
+
+#ifdef NN_BENCH_XNNPACK
+typedef struct {
+    xnn_runtime_t rt;
+    int32_t *bias_scratch[MAX_NODES];
+    float *scale_scratch[MAX_NODES];
+} xnn_net;
+
+static bool xnn_ok(enum xnn_status s, const char *what)
+{
+    if (s != xnn_status_success)
+        fprintf(stderr, "XNNPACK: %s failed (%d)\n", what, (int)s);
+    return s == xnn_status_success;
+}
+
+static bool xnn_activation(xnn_subgraph_t sg, const tensor_desc *t, dtype d, bool flat,
+                           uint32_t ext, uint32_t flags, uint32_t *id)
+{
+    size_t dims[4] = {1, t->h, t->w, t->c}, flat_dims[2] = {1, t->c};
+    size_t rank = flat ? 2 : 4;
+    const size_t *shape = flat ? flat_dims : dims;
+    if (d == D_F32)
+        return xnn_ok(xnn_define_tensor_value(sg, xnn_datatype_fp32, rank, shape, NULL, ext, flags, id),
+                      "tensor");
+    return xnn_ok(xnn_define_quantized_tensor_value(
+                          sg, d == D_U8 ? xnn_datatype_quint8 : xnn_datatype_qint8,
+                          act_zero(t->act, d), act_scale(t->act), rank, shape, NULL, ext, flags, id),
+                  "quantized tensor");
+}
+
+static bool xnn_weights(xnn_subgraph_t sg, const net *g, const node *n, const weights *w, dtype d,
+                        xnn_net *r, int idx, uint32_t *filter, uint32_t *bias)
+{
+    const tensor_desc *x = &g->t[n->in0];
+    size_t dims[4], rank = 4, bdims[1] = {n->cout};
+    if (n->kind == N_CONV) {
+        dims[0] = n->cout, dims[1] = dims[2] = n->k, dims[3] = x->c;
+    } else if (n->kind == N_DW) {
+        dims[0] = 1, dims[1] = dims[2] = n->k, dims[3] = n->cout;
+    } else {
+        dims[0] = n->cout, dims[1] = x->c, rank = 2;
+    }
+    float in_scale = act_scale(x->act);
+    if (d == D_F32)
+        return xnn_ok(xnn_define_tensor_value(sg, xnn_datatype_fp32, rank, dims, w->data,
+                                              XNN_INVALID_VALUE_ID, 0, filter), "filter") &&
+               xnn_ok(xnn_define_tensor_value(sg, xnn_datatype_fp32, 1, bdims, w->fbias,
+                                              XNN_INVALID_VALUE_ID, 0, bias), "bias");
+    if (w->per_channel) {
+        float *bscale = malloc(w->channels * sizeof(float));
+        if (!bscale)
+            return false;
+        for (size_t c = 0; c < w->channels; c++)
+            bscale[c] = in_scale * w->scales[c];
+        r->scale_scratch[idx] = bscale;
+        return xnn_ok(xnn_define_channelwise_quantized_tensor_value(
+                              sg, xnn_datatype_qcint8, w->scales, rank, n->kind == N_DW ? 3 : 0,
+                              dims, w->data, XNN_INVALID_VALUE_ID, 0, filter), "qc8 filter") &&
+               xnn_ok(xnn_define_channelwise_quantized_tensor_value(
+                              sg, xnn_datatype_qcint32, bscale, 1, 0, bdims, w->qbias,
+                              XNN_INVALID_VALUE_ID, 0, bias), "qc32 bias");
+    }
+    return xnn_ok(xnn_define_quantized_tensor_value(
+                          sg, d == D_U8 ? xnn_datatype_quint8 : xnn_datatype_qint8,
+                          d == D_U8 ? 128 : 0, w->scales[0], rank, dims, w->data,
+                          XNN_INVALID_VALUE_ID, 0, filter), "filter") &&
+           xnn_ok(xnn_define_quantized_tensor_value(sg, xnn_datatype_qint32, 0,
+                                                    in_scale * w->scales[0], 1, bdims, w->qbias,
+                                                    XNN_INVALID_VALUE_ID, 0, bias), "bias");
+}
+
+static bool xnn_build(const net *g, int first, int last, dtype d, weights *w, pthreadpool_t pool,
+                      const void *in, void *out, xnn_net *r)
+{
+    memset(r, 0, sizeof *r);
+    xnn_subgraph_t sg;
+    if (!xnn_ok(xnn_create_subgraph(2, 0, &sg), "subgraph"))
+        return false;
+    uint32_t ids[MAX_TENSORS];
+    int input = g->nodes[first].in0;
+    bool ok = xnn_activation(sg, &g->t[input], d, false, 0, XNN_VALUE_FLAG_EXTERNAL_INPUT, &ids[input]);
+    for (int i = first; ok && i < last; i++) {
+        const node *n = &g->nodes[i];
+        bool is_out = i == last - 1;
+        ok = xnn_activation(sg, &g->t[n->out], d, n->kind == N_FC, is_out ? 1 : XNN_INVALID_VALUE_ID,
+                            is_out ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT : 0, &ids[n->out]);
+        float lo = n->relu6 ? 0.0f : -INFINITY, hi = n->relu6 ? 6.0f : INFINITY;
+        uint32_t filter = 0, bias = 0;
+        if (ok && (n->kind == N_CONV || n->kind == N_DW || n->kind == N_FC))
+            ok = xnn_weights(sg, g, n, &w[i], d, r, i, &filter, &bias);
+        if (!ok)
+            break;
+        const tensor_desc *x = &g->t[n->in0];
+        switch (n->kind) {
+        case N_CONV:
+            ok = xnn_ok(xnn_define_convolution_2d(sg, 0, 0, 0, 0, n->k, n->k, n->stride, n->stride, 1, 1, 1,
+                                                  x->c, n->cout, lo, hi, ids[n->in0], filter, bias,
+                                                  ids[n->out], XNN_FLAG_TENSORFLOW_SAME_PADDING),
+                        "convolution");
+            break;
+        case N_DW:
+            ok = xnn_ok(xnn_define_depthwise_convolution_2d(sg, 0, 0, 0, 0, n->k, n->k, n->stride,
+                                                            n->stride, 1, 1, 1, x->c, lo, hi,
+                                                            ids[n->in0], filter, bias, ids[n->out],
+                                                            XNN_FLAG_TENSORFLOW_SAME_PADDING),
+                        "depthwise convolution");
+            break;
+        case N_FC:
+            ok = xnn_ok(xnn_define_fully_connected(sg, lo, hi, ids[n->in0], filter, bias, ids[n->out],
+                                                   XNN_FLAG_TENSORFLOW_RESHAPE_2D),
+                        "fully connected");
+            break;
+        case N_ADD:
+            ok = xnn_ok(xnn_define_add2(sg, lo, hi, ids[n->in0], ids[n->in1], ids[n->out], 0), "add");
+            break;
+        default:
+            ok = xnn_ok(xnn_define_global_average_pooling_2d(sg, lo, hi, ids[n->in0], ids[n->out], 0),
+                        "global average pooling");
+            break;
+        }
+    }
+    /* Yielding workers: spinning ones would take the cores from our runs. */
+    if (ok)
+        ok = xnn_ok(xnn_create_runtime_v2(sg, pool, XNN_FLAG_YIELD_WORKERS, &r->rt), "runtime");
+    xnn_delete_subgraph(sg);
+    if (ok) {
+        struct xnn_external_value ext[2] = {{0, (void *)in}, {1, out}};
+        ok = xnn_ok(xnn_setup_runtime(r->rt, 2, ext), "setup");
+    }
+    return ok;
+}
+
+static void xnn_free(xnn_net *r)
+{
+    if (r->rt)
+        xnn_delete_runtime(r->rt);
+    for (int i = 0; i < MAX_NODES; i++)
+        free(r->scale_scratch[i]);
+}
+#endif
+
+/* ---- timing ---- */
+
+/* Wall time, or with --cpu-time (one thread only) the CPU time of the
+ * calling thread, which time slices taken by other processes on a shared
+ * machine do not inflate. */
+static clockid_t bench_clock = CLOCK_MONOTONIC;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(bench_clock, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts v; returns the median, and the fastest run in *best. */
+static double median(double *v, int n, double *best)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    *best = v[0];
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+typedef struct {
+    int runs, threads;
+    bool layers, cpu_time;
+    const char *only;
+} options;
+
+static size_t tensor_bytes(const tensor_desc *t, dtype d)
+{
+    return (size_t)t->h * t->w * t->c * (d == D_F32 ? 4 : 1);
+}
+
+/* Times nodes [first, last) of g in dtype d: ours and XNNPACK alternately;
+ * xnn_ms is NaN when XNNPACK is absent or could not build the graph. */
+static void time_range(const net *g, int first, int last, dtype d, weights *w, const options *o,
+                       double *ours_ms, double *xnn_ms, double best_ms[2], void *pool)
+{
+    const tensor_desc *x = &g->t[g->nodes[first].in0], *y = &g->t[g->nodes[last - 1].out];
+    size_t in_bytes = tensor_bytes(x, d), out_bytes = tensor_bytes(y, d);
+    uint8_t *in = malloc(in_bytes), *out = malloc(out_bytes), *xout = malloc(out_bytes);
+    if (!in || !out || !xout) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    rng_state = 12345;
+    for (size_t i = 0; i < in_bytes; i++)
+        in[i] = (uint8_t)rng_next();
+    if (d == D_F32)
+        for (size_t i = 0; i < in_bytes / 4; i++)
+            ((float *)in)[i] = rng_unit() * 2.0f - 1.0f;
+    nn_net ours;
+    nn_build(g, first, last, d, w, in, in_bytes, out, out_bytes, &ours);
+    bool have_xnn = false;
+#ifdef NN_BENCH_XNNPACK
+    xnn_net theirs;
+    have_xnn = xnn_build(g, first, last, d, w, (pthreadpool_t)pool, in, xout, &theirs);
+#else
+    (void)pool;
+#endif
+    double *t_ours = malloc((size_t)o->runs * sizeof(double));
+    double *t_xnn = malloc((size_t)o->runs * sizeof(double));
+    if (!t_ours || !t_xnn) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    for (int r = -2; r < o->runs; r++) { /* two warm-up runs each */
+        double t0 = now();
+        CHECK(ANeuralNetworksExecution_compute(ours.exec));
+        double t1 = now();
+        if (r >= 0)
+            t_ours[r] = t1 - t0;
+#ifdef NN_BENCH_XNNPACK
+        if (have_xnn) {
+            t0 = now();
+            if (!xnn_ok(xnn_invoke_runtime(theirs.rt), "invoke"))
+                exit(1);
+            t1 = now();
+            if (r >= 0)
+                t_xnn[r] = t1 - t0;
+        }
+#endif
+    }
+    *ours_ms = median(t_ours, o->runs, &best_ms[0]) * 1e3;
+    best_ms[0] *= 1e3;
+    best_ms[1] = NAN;
+    *xnn_ms = have_xnn ? median(t_xnn, o->runs, &best_ms[1]) * 1e3 : NAN;
+    if (have_xnn)
+        best_ms[1] *= 1e3;
+    nn_free(&ours);
+#ifdef NN_BENCH_XNNPACK
+    xnn_free(&theirs);
+#endif
+    free(t_ours);
+    free(t_xnn);
+    free(in);
+    free(out);
+    free(xout);
+}
+
+static void run_child(const options *o)
+{
+    static net nets[2];
+    build_v1(&nets[0]);
+    build_v2(&nets[1]);
+    void *pool = NULL;
+#ifdef NN_BENCH_XNNPACK
+    if (!xnn_ok(xnn_initialize(NULL), "initialize"))
+        exit(1);
+    if (o->threads > 1)
+        pool = pthreadpool_create((size_t)o->threads);
+#endif
+    for (int m = 0; m < 2; m++) {
+        net *g = &nets[m];
+        for (int d = D_F32; d <= D_I8; d++) {
+            char label[32];
+            snprintf(label, sizeof label, "%s %s", g->name, dtype_names[d]);
+            if (o->only && !strstr(label, o->only))
+                continue;
+            weights *w = calloc(MAX_NODES, sizeof *w);
+            if (!w)
+                exit(1);
+            double total_macs = 0.0;
+            for (int i = 0; i < g->n_nodes; i++) {
+                const node *n = &g->nodes[i];
+                if (n->kind == N_CONV || n->kind == N_DW || n->kind == N_FC)
+                    weights_make(g, n, (dtype)d, &w[i]);
+                total_macs += node_macs(g, n);
+            }
+            if (!o->layers) {
+                double ours, theirs, best[2];
+                time_range(g, 0, g->n_nodes, (dtype)d, w, o, &ours, &theirs, best, pool);
+                printf("%-4s %-6s %7d %9.2f %9.2f %7.2f %7.1f   %8.2f %8.2f %6.2f\n", g->name,
+                       dtype_names[d], o->threads, ours, theirs, ours / theirs,
+                       2.0 * total_macs / (ours * 1e-3) * 1e-9, best[0], best[1], best[0] / best[1]);
+            } else {
+                double sum[2][2] = {{0}}, macs[2] = {0};
+                for (int i = 0; i < g->n_nodes; i++) {
+                    const node *n = &g->nodes[i];
+                    if (n->kind != N_CONV && n->kind != N_DW)
+                        continue;
+                    double ours, theirs, best[2], mac = node_macs(g, n);
+                    time_range(g, i, i + 1, (dtype)d, w, o, &ours, &theirs, best, pool);
+                    const tensor_desc *x = &g->t[n->in0];
+                    int cls = n->kind == N_DW ? 1 : (n->k == 1 ? 0 : -1);
+                    if (cls >= 0) {
+                        sum[cls][0] += ours;
+                        sum[cls][1] += theirs;
+                        macs[cls] += mac;
+                    }
+                    printf("%-4s %-6s %2d  %-4s k%u s%u %3ux%-3u %4u->%-4u %8.3f %8.3f %6.2f %7.1f\n",
+                           g->name, dtype_names[d], o->threads, n->kind == N_DW ? "dw" : "conv", n->k,
+                           n->stride, x->h, x->w, x->c, n->cout, ours, theirs, ours / theirs,
+                           2.0 * mac / (ours * 1e-3) * 1e-9);
+                }
+                for (int cls = 0; cls < 2; cls++)
+                    printf("%-4s %-6s %2d  total %-13s %8.3f %8.3f %6.2f %7.1f\n", g->name,
+                           dtype_names[d], o->threads, cls ? "depthwise" : "1x1 conv", sum[cls][0],
+                           sum[cls][1], sum[cls][0] / sum[cls][1],
+                           2.0 * macs[cls] / (sum[cls][0] * 1e-3) * 1e-9);
+            }
+            fflush(stdout);
+            for (int i = 0; i < g->n_nodes; i++)
+                if (w[i].data)
+                    weights_free(&w[i]);
+            free(w);
+        }
+    }
+#ifdef NN_BENCH_XNNPACK
+    if (pool)
+        pthreadpool_destroy(pool);
+    xnn_deinitialize();
+#endif
+}
+
+static void print_header(const char *threads)
+{
+    char model[256] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "model name", 10) == 0) {
+                char *colon = strchr(line, ':');
+                if (colon) {
+                    snprintf(model, sizeof model, "%s", colon + 2);
+                    model[strcspn(model, "\n")] = 0;
+                }
+                break;
+            }
+        }
+        fclose(f);
+    }
+    printf("CPU: %s (%ld online)\n", model, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("ISA: %s (detected %s; NNAPI_LINUX_ISA narrows it)\n", nn_isa_name(nn_isa_current()),
+           nn_isa_name(nn_isa_detected()));
+#ifdef NN_BENCH_XNNPACK
+    printf("XNNPACK: linked (subgraph API, pthreadpool)\n");
+#else
+    printf("XNNPACK: not found when the benchmark was built; timing ours only\n");
+#endif
+    printf("threads: %s; %s in ms: medians (GOP/s from ours), then the fastest runs\n", threads,
+           bench_clock == CLOCK_MONOTONIC ? "wall times" : "thread CPU times");
+}
+
+int main(int argc, char **argv)
+{
+    options o = {.runs = 30, .threads = 0};
+    const char *threads = "1,2";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+            o.runs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            o.only = argv[++i];
+        else if (!strcmp(argv[i], "--layers"))
+            o.layers = true;
+        else if (!strcmp(argv[i], "--cpu-time"))
+            o.cpu_time = true;
+        else if (!strcmp(argv[i], "--child") && i + 1 < argc)
+            o.threads = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: %s [--runs N] [--threads T[,T...]] [--only SUBSTRING] [--layers] [--cpu-time]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    if (o.runs < 1)
+        o.runs = 1;
+    if (o.threads > 0) {
+        if (o.cpu_time)
+            bench_clock = CLOCK_THREAD_CPUTIME_ID;
+        run_child(&o);
+        return 0;
+    }
+    if (o.cpu_time && strcmp(threads, "1") != 0) {
+        fprintf(stderr, "--cpu-time measures the calling thread: use it with --threads 1\n");
+        return 2;
+    }
+    if (o.cpu_time)
+        bench_clock = CLOCK_THREAD_CPUTIME_ID;
+    print_header(threads);
+    if (o.layers)
+        printf("model dtype  T   layer                          ours   XNNPACK  ratio   GOP/s\n");
+    else
+        printf("model dtype  threads   ours ms   XNN ms   ratio   GOP/s   best: ours      XNN  ratio\n");
+    fflush(stdout);
+    /* One child per thread count: the pool's size is fixed per process. */
+    char *list = strdup(threads);
+    if (!list)
+        return 1;
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("fork");
+            return 1;
+        }
+        if (pid == 0) {
+            setenv("NNAPI_LINUX_THREADS", tok, 1);
+            char runs[16];
+            snprintf(runs, sizeof runs, "%d", o.runs);
+            char *args[12];
+            int n = 0;
+            args[n++] = argv[0];
+            args[n++] = "--child";
+            args[n++] = tok;
+            args[n++] = "--runs";
+            args[n++] = runs;
+            if (o.only) {
+                args[n++] = "--only";
+                args[n++] = (char *)o.only;
+            }
+            if (o.layers)
+                args[n++] = "--layers";
+            if (o.cpu_time)
+                args[n++] = "--cpu-time";
+            args[n] = NULL;
+            execv("/proc/self/exe", args);
+            perror("execv");
+            _exit(127);
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "benchmark child for %s threads failed\n", tok);
+            free(list);
+            return 1;
+        }
+    }
+    free(list);
+    return 0;
+}

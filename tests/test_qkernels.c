@@ -1,0 +1,294 @@
+/*
+ * The quantized GEMM (kernels/gemm.h) and depthwise (kernels/depthwise.h)
+ * kernels of the ISA level in use (NNAPI_LINUX_ISA selects it; CTest runs
+ * this test on every level) against an independent scalar model: 64-bit
+ * sums of (a - za)(b - zb) plus bias, then nn_mul_by_quant_mult, the one
+ * scalar requantization of kernels/quant.h, the output zero point and the
+ * clamp. Every output byte must be equal.
+ *   - requantization edge cases through the fused GEMM output stage (k = 1,
+ *     the bias carries the value): ties of both signs, shifts of every size
+ *     left and right, extreme multipliers, saturating left shifts;
+ *   - random products: shapes around the micro-tile and panel edges and
+ *     across a k block, uint8/int8 operands with any zero points, A rows
+ *     read in place, packed, or padded to whole words with random bytes,
+ *     per-tensor and per-channel multipliers, int32 output;
+ *   - depthwise convolutions: uint8/int8, strides, padding, dilation,
+ *     multipliers, per-channel shifts.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/depthwise.h"
+#include "kernels/gemm.h"
+#include "kernels/isa.h"
+#include "kernels/quant.h"
+#include "kernels/rng.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *what, long long got, long long want)
+{
+    if (ok) {
+        passed++;
+        return;
+    }
+    if (failed++ < 20)
+        fprintf(stderr, "FAIL %s: got %lld, want %lld\n", what, got, want);
+}
+
+static nn_rng rng;
+
+static uint32_t rnd(uint32_t n) { return n ? nn_rng_u32(&rng) % n : 0; }
+static int32_t rnd_range(int32_t lo, int32_t hi) { return lo + (int32_t)rnd((uint32_t)(hi - lo + 1)); }
+
+static int32_t model_out(int64_t acc, int32_t mult, int32_t shift, int32_t zero, int32_t lo,
+                         int32_t hi)
+{
+    int32_t v = acc > INT32_MAX ? INT32_MAX : (acc < INT32_MIN ? INT32_MIN : (int32_t)acc);
+    v = nn_wrapping_add_i32(nn_mul_by_quant_mult(v, mult, shift), zero);
+    return nn_clamp_i32(v, lo, hi);
+}
+
+/* A random Q31 multiplier: extremes or anything in [2^30, 2^31). */
+static int32_t rnd_mult(void)
+{
+    switch (rnd(6)) {
+    case 0:
+        return 1 << 30;
+    case 1:
+        return INT32_MAX;
+    default:
+        return (int32_t)((1u << 30) + rnd(1u << 30));
+    }
+}
+
+/* One column per (x, mult, shift) through the fused output stage: A = 1,
+ * B = 1, k = 1, bias = x - 1. */
+static void requant_edges(void)
+{
+    enum { N = 64 };
+    int32_t bias[N], mult[N], shift[N];
+    uint8_t a = 1, b[N], out[N];
+    int count = 0;
+    for (int round = 0; round < 4000; round++) {
+        for (int j = 0; j < N; j++) {
+            int s = rnd_range(-31, 12);
+            int right = s < 0 ? -s : 0;
+            int64_t x;
+            int32_t m = rnd_mult();
+            if (rnd(3) == 0) {
+                /* Anything, saturating left shifts included. */
+                x = (int32_t)nn_rng_u32(&rng);
+            } else {
+                /* Near a tie of the final shift, small enough to stay in range. */
+                int64_t target = rnd_range(-300, 300);
+                int64_t unit = (int64_t)1 << right;
+                int64_t half = unit / 2;
+                /* In double: the product would overflow 64 bits; clamped
+                 * before the conversion. */
+                double want = (double)(target * unit + half + rnd_range(-2, 2)) * 2147483648.0 / m;
+                if (s > 0)
+                    want /= (double)((int64_t)1 << s);
+                if (rnd(2))
+                    want = -want;
+                x = want > INT32_MAX ? INT32_MAX : (want < INT32_MIN + 1 ? INT32_MIN + 1 : (int64_t)want);
+            }
+            if (x < INT32_MIN + 1)
+                x = INT32_MIN + 1;
+            bias[j] = (int32_t)(x - 1);
+            mult[j] = m;
+            shift[j] = s;
+            b[j] = 1;
+        }
+        nn_q8_matrix am = {.data = &a, .ld = 1, .is_signed = false, .zero = 0};
+        nn_q8_matrix bm = {.data = b, .ld = 1, .is_signed = true, .zero = 0};
+        int32_t zero = rnd_range(-128, 127);
+        nn_requant rq = {.mult = mult, .shift = shift, .per_channel = true, .out_zero = zero,
+                         .lo = -128, .hi = 127, .out_signed = true};
+        if (nn_qgemm(1, N, 1, &am, &bm, bias, &rq, out, N) != 0) {
+            check(0, "nn_qgemm edges", 1, 0);
+            return;
+        }
+        for (int j = 0; j < N; j++) {
+            int32_t want = model_out((int64_t)bias[j] + 1, mult[j], shift[j], zero, -128, 127);
+            check((int8_t)out[j] == want, "requantization edge", (int8_t)out[j], want);
+            count++;
+        }
+    }
+    printf("requantization edge cases: %d values\n", count);
+}
+
+static int32_t elem(const uint8_t *p, size_t i, bool is_signed)
+{
+    return is_signed ? (int8_t)p[i] : p[i];
+}
+
+static void random_gemm(int cases)
+{
+    for (int t = 0; t < cases; t++) {
+        size_t m = 1 + rnd(40), n = 1 + rnd(70);
+        size_t k = rnd(8) == 0 ? 1000 + rnd(100) : rnd(8) == 0 ? 0 : 1 + rnd(300);
+        bool as = rnd(2), bs = rnd(2), os = rnd(2), per_channel = rnd(2), i32 = rnd(6) == 0;
+        int32_t za = as ? rnd_range(-128, 127) : rnd_range(0, 255);
+        int32_t zb = bs ? (rnd(2) ? 0 : rnd_range(-128, 127)) : rnd_range(0, 255);
+        size_t lda = k + rnd(5), ldb = k + rnd(5), ldc = n + rnd(5);
+        /* Rows readable to whole words, with random bytes past k. */
+        bool padded = rnd(2);
+        if (padded)
+            lda = ((k + 3) & ~(size_t)3) + rnd(3);
+        uint8_t *a = malloc(m * lda + 1), *b = malloc(n * ldb + 1), *c = malloc(m * ldc * 4 + 1);
+        int32_t *bias = malloc(n * 4), *mult = malloc(n * 4), *shift = malloc(n * 4);
+        if (!a || !b || !c || !bias || !mult || !shift) {
+            check(0, "allocation", 0, 1);
+            return;
+        }
+        for (size_t i = 0; i < m * lda; i++)
+            a[i] = (uint8_t)rnd(256);
+        for (size_t i = 0; i < n * ldb; i++)
+            b[i] = (uint8_t)rnd(256);
+        for (size_t j = 0; j < n; j++) {
+            bias[j] = rnd_range(-100000, 100000);
+            mult[j] = rnd_mult();
+            /* Mostly the shifts that bring k-sized sums to 8 bits. */
+            shift[j] = rnd(10) == 0 ? rnd_range(1, 4) : rnd_range(-20, -6);
+        }
+        int32_t zero = os ? rnd_range(-128, 127) : rnd_range(0, 255);
+        int32_t lo = os ? -128 : 0, hi = os ? 127 : 255;
+        if (rnd(2)) {
+            lo += (int32_t)rnd(30);
+            hi -= (int32_t)rnd(30);
+        }
+        nn_q8_matrix am = {.data = a, .ld = lda, .is_signed = as, .zero = za, .padded = padded};
+        nn_q8_matrix bm = {.data = b, .ld = ldb, .is_signed = bs, .zero = zb};
+        nn_requant rq = {.mult = mult, .shift = shift, .per_channel = per_channel,
+                         .out_zero = zero, .lo = lo, .hi = hi, .out_signed = os};
+        int rc = i32 ? nn_qgemm_i32(m, n, k, &am, &bm, bias, (int32_t *)c, ldc)
+                     : nn_qgemm(m, n, k, &am, &bm, bias, &rq, c, ldc);
+        check(rc == 0, "nn_qgemm rc", rc, 0);
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++) {
+                int64_t acc = bias[j];
+                for (size_t p = 0; p < k; p++)
+                    acc += (int64_t)(elem(a, i * lda + p, as) - za) * (elem(b, j * ldb + p, bs) - zb);
+                size_t ch = per_channel ? j : 0;
+                if (i32) {
+                    int32_t got = ((int32_t *)c)[i * ldc + j];
+                    check(got == (int32_t)acc, "int32 accumulator", got, acc);
+                    continue;
+                }
+                int32_t want = model_out(acc, mult[ch], shift[ch], zero, lo, hi);
+                int32_t got = elem(c, i * ldc + j, os);
+                check(got == want, "qgemm output", got, want);
+            }
+        free(a);
+        free(b);
+        free(c);
+        free(bias);
+        free(mult);
+        free(shift);
+    }
+    printf("random products: %d\n", cases);
+}
+
+static void random_depthwise(int cases)
+{
+    for (int t = 0; t < cases; t++) {
+        nn_dw_geom g = {0};
+        g.n = 1 + rnd(2);
+        g.in_h = 1 + rnd(20);
+        g.in_w = 1 + rnd(20);
+        g.in_c = 1 + rnd(70);
+        g.multiplier = rnd(4) == 0 ? 1 + rnd(3) : 1;
+        g.out_c = g.in_c * g.multiplier;
+        g.f_h = 1 + rnd(5);
+        g.f_w = 1 + rnd(5);
+        g.stride_h = 1 + (int32_t)rnd(2);
+        g.stride_w = 1 + (int32_t)rnd(2);
+        g.dil_h = rnd(5) == 0 ? 2 : 1;
+        g.dil_w = rnd(5) == 0 ? 2 : 1;
+        g.pad_t = (int32_t)rnd(3);
+        g.pad_l = (int32_t)rnd(3);
+        int32_t eh = (int32_t)(g.f_h - 1) * g.dil_h + 1, ew = (int32_t)(g.f_w - 1) * g.dil_w + 1;
+        int32_t ph = (int32_t)g.in_h + 2 * g.pad_t - eh, pw = (int32_t)g.in_w + 2 * g.pad_l - ew;
+        if (ph < 0 || pw < 0) {
+            t--;
+            continue;
+        }
+        g.out_h = (uint32_t)(ph / g.stride_h + 1);
+        g.out_w = (uint32_t)(pw / g.stride_w + 1);
+        nn_dw_quant q = {0};
+        q.in_signed = rnd(2);
+        q.filter_signed = q.in_signed ? true : rnd(2);
+        q.out_signed = q.in_signed;
+        q.in_zero = q.in_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+        q.filter_zero = q.filter_signed ? (rnd(2) ? 0 : rnd_range(-128, 127)) : rnd_range(0, 255);
+        q.out_zero = q.out_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+        q.lo = q.out_signed ? -128 : 0;
+        q.hi = q.out_signed ? 127 : 255;
+        size_t in_n = (size_t)g.n * g.in_h * g.in_w * g.in_c;
+        size_t f_n = (size_t)g.f_h * g.f_w * g.out_c;
+        size_t out_n = (size_t)g.n * g.out_h * g.out_w * g.out_c;
+        uint8_t *in = malloc(in_n), *f = malloc(f_n), *out = malloc(out_n);
+        int32_t *bias = malloc(g.out_c * 4), *mult = malloc(g.out_c * 4), *shift = malloc(g.out_c * 4);
+        if (!in || !f || !out || !bias || !mult || !shift) {
+            check(0, "allocation", 0, 1);
+            return;
+        }
+        for (size_t i = 0; i < in_n; i++)
+            in[i] = (uint8_t)rnd(256);
+        for (size_t i = 0; i < f_n; i++)
+            f[i] = (uint8_t)rnd(256);
+        for (size_t c = 0; c < g.out_c; c++) {
+            bias[c] = rnd_range(-50000, 50000);
+            mult[c] = rnd_mult();
+            shift[c] = rnd(10) == 0 ? rnd_range(0, 3) : rnd_range(-14, -4);
+        }
+        q.bias = rnd(5) ? bias : NULL;
+        q.mult = mult;
+        q.shift = shift;
+        int rc = nn_depthwise_q8(&g, in, f, &q, out);
+        check(rc == 0, "nn_depthwise_q8 rc", rc, 0);
+        for (size_t b = 0; b < g.n; b++)
+            for (size_t oy = 0; oy < g.out_h; oy++)
+                for (size_t ox = 0; ox < g.out_w; ox++)
+                    for (size_t c = 0; c < g.out_c; c++) {
+                        int64_t acc = q.bias ? q.bias[c] : 0;
+                        for (size_t i = 0; i < g.f_h; i++)
+                            for (size_t j = 0; j < g.f_w; j++) {
+                                int64_t y = (int64_t)oy * g.stride_h + (int64_t)i * g.dil_h - g.pad_t;
+                                int64_t x = (int64_t)ox * g.stride_w + (int64_t)j * g.dil_w - g.pad_l;
+                                if (y < 0 || y >= g.in_h || x < 0 || x >= g.in_w)
+                                    continue;
+                                size_t ii = ((b * g.in_h + (size_t)y) * g.in_w + (size_t)x) * g.in_c +
+                                            c / g.multiplier;
+                                acc += (int64_t)(elem(in, ii, q.in_signed) - q.in_zero) *
+                                       (elem(f, (i * g.f_w + j) * g.out_c + c, q.filter_signed) -
+                                        q.filter_zero);
+                            }
+                        int32_t want = model_out(acc, mult[c], shift[c], q.out_zero, q.lo, q.hi);
+                        size_t oi = ((b * g.out_h + oy) * g.out_w + ox) * g.out_c + c;
+                        int32_t got = elem(out, oi, q.out_signed);
+                        check(got == want, "depthwise output", got, want);
+                    }
+        free(in);
+        free(f);
+        free(out);
+        free(bias);
+        free(mult);
+        free(shift);
+    }
+    printf("random depthwise convolutions: %d\n", cases);
+}
+
+int main(void)
+{
+    nn_rng_init(&rng, 20261201, 0);
+    printf("ISA: %s\n", nn_isa_name(nn_isa_current()));
+    requant_edges();
+    random_gemm(400);
+    random_depthwise(300);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
