@@ -2,12 +2,13 @@
  * The quantized GEMM (kernels/gemm.h) and depthwise (kernels/depthwise.h)
  * kernels of the ISA level in use (NNAPI_LINUX_ISA selects it; CTest runs
  * this test on every level) against an independent scalar model: 64-bit
- * sums of (a - za)(b - zb) plus bias, then nn_mul_by_quant_mult, the one
- * scalar requantization of kernels/quant.h, the output zero point and the
- * clamp. Every output byte must be equal.
+ * sums of (a - za)(b - zb) plus bias, then TFLite's requantization written
+ * out in 64-bit arithmetic (model_requant, not kernels/quant.h), the output
+ * zero point and the clamp. Every output byte must be equal.
  *   - requantization edge cases through the fused GEMM output stage (k = 1,
- *     the bias carries the value): ties of both signs, shifts of every size
- *     left and right, extreme multipliers, saturating left shifts;
+ *     the bias carries the value): ties of both signs with either rounding,
+ *     shifts of every size left and right, extreme multipliers, wrapping
+ *     left shifts;
  *   - random products: shapes around the micro-tile and panel edges and
  *     across a k block, uint8/int8 operands with any zero points, A rows
  *     read in place, packed, or padded to whole words with random bytes,
@@ -43,13 +44,42 @@ static nn_rng rng;
 static uint32_t rnd(uint32_t n) { return n ? nn_rng_u32(&rng) % n : 0; }
 static int32_t rnd_range(int32_t lo, int32_t hi) { return lo + (int32_t)rnd((uint32_t)(hi - lo + 1)); }
 
-static int32_t model_out(int64_t acc, int32_t mult, int32_t shift, int32_t zero, int32_t lo,
-                         int32_t hi)
+static int64_t floor_div(int64_t n, int64_t d) /* d > 0 */
+{
+    int64_t q = n / d;
+    return q * d > n ? q - 1 : q;
+}
+
+static int32_t wrap32(int64_t v)
+{
+    uint32_t u = (uint32_t)v;
+    return u > INT32_MAX ? (int32_t)(u - 0x80000000u) + INT32_MIN : (int32_t)u;
+}
+
+/* x * mult * 2^(shift - 31) as TFLite computes it: x * 2^left wrapping to
+ * 32 bits, the doubling high product rounded to nearest with ties upward,
+ * then the division by 2^right rounded to nearest with ties up or away
+ * from zero. mult < 2^31, so the high product cannot saturate. */
+static int32_t model_requant(int32_t x, int32_t mult, int32_t shift, nn_rounding r)
+{
+    int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+    int32_t xs = left >= 32 ? 0 : wrap32((int64_t)((uint64_t)(uint32_t)x << left));
+    int64_t high = floor_div((int64_t)xs * mult + ((int64_t)1 << 30), (int64_t)1 << 31);
+    int64_t d = (int64_t)1 << right, q = floor_div(high, d), twice_rem = 2 * (high - q * d);
+    if (twice_rem > d || (twice_rem == d && (r == NN_ROUND_UP || high > 0)))
+        q++;
+    return (int32_t)q;
+}
+
+static int32_t model_out(int64_t acc, int32_t mult, int32_t shift, nn_rounding r, int32_t zero,
+                         int32_t lo, int32_t hi)
 {
     int32_t v = acc > INT32_MAX ? INT32_MAX : (acc < INT32_MIN ? INT32_MIN : (int32_t)acc);
-    v = nn_wrapping_add_i32(nn_mul_by_quant_mult(v, mult, shift), zero);
-    return nn_clamp_i32(v, lo, hi);
+    v = wrap32((int64_t)model_requant(v, mult, shift, r) + zero);
+    return v < lo ? lo : (v > hi ? hi : v);
 }
+
+static nn_rounding rnd_rounding(void) { return rnd(2) ? NN_ROUND_UP : NN_ROUND_AWAY; }
 
 /* A random Q31 multiplier: extremes or anything in [2^30, 2^31). */
 static int32_t rnd_mult(void)
@@ -79,7 +109,7 @@ static void requant_edges(void)
             int64_t x;
             int32_t m = rnd_mult();
             if (rnd(3) == 0) {
-                /* Anything, saturating left shifts included. */
+                /* Anything, wrapping left shifts included. */
                 x = (int32_t)nn_rng_u32(&rng);
             } else {
                 /* Near a tie of the final shift, small enough to stay in range. */
@@ -105,14 +135,15 @@ static void requant_edges(void)
         nn_q8_matrix am = {.data = &a, .ld = 1, .is_signed = false, .zero = 0};
         nn_q8_matrix bm = {.data = b, .ld = 1, .is_signed = true, .zero = 0};
         int32_t zero = rnd_range(-128, 127);
-        nn_requant rq = {.mult = mult, .shift = shift, .per_channel = true, .out_zero = zero,
-                         .lo = -128, .hi = 127, .out_signed = true};
+        nn_rounding r = rnd_rounding();
+        nn_requant rq = {.mult = mult, .shift = shift, .rounding = r, .per_channel = true,
+                         .out_zero = zero, .lo = -128, .hi = 127, .out_signed = true};
         if (nn_qgemm(1, N, 1, &am, &bm, bias, &rq, out, N) != 0) {
             check(0, "nn_qgemm edges", 1, 0);
             return;
         }
         for (int j = 0; j < N; j++) {
-            int32_t want = model_out((int64_t)bias[j] + 1, mult[j], shift[j], zero, -128, 127);
+            int32_t want = model_out((int64_t)bias[j] + 1, mult[j], shift[j], r, zero, -128, 127);
             check((int8_t)out[j] == want, "requantization edge", (int8_t)out[j], want);
             count++;
         }
@@ -162,8 +193,9 @@ static void random_gemm(int cases)
         }
         nn_q8_matrix am = {.data = a, .ld = lda, .is_signed = as, .zero = za, .padded = padded};
         nn_q8_matrix bm = {.data = b, .ld = ldb, .is_signed = bs, .zero = zb};
-        nn_requant rq = {.mult = mult, .shift = shift, .per_channel = per_channel,
-                         .out_zero = zero, .lo = lo, .hi = hi, .out_signed = os};
+        nn_requant rq = {.mult = mult, .shift = shift, .rounding = rnd_rounding(),
+                         .per_channel = per_channel, .out_zero = zero, .lo = lo, .hi = hi,
+                         .out_signed = os};
         int rc = i32 ? nn_qgemm_i32(m, n, k, &am, &bm, bias, (int32_t *)c, ldc)
                      : nn_qgemm(m, n, k, &am, &bm, bias, &rq, c, ldc);
         check(rc == 0, "nn_qgemm rc", rc, 0);
@@ -178,7 +210,7 @@ static void random_gemm(int cases)
                     check(got == (int32_t)acc, "int32 accumulator", got, acc);
                     continue;
                 }
-                int32_t want = model_out(acc, mult[ch], shift[ch], zero, lo, hi);
+                int32_t want = model_out(acc, mult[ch], shift[ch], rq.rounding, zero, lo, hi);
                 int32_t got = elem(c, i * ldc + j, os);
                 check(got == want, "qgemm output", got, want);
             }
@@ -267,7 +299,9 @@ static void random_depthwise(int cases)
                                        (elem(f, (i * g.f_w + j) * g.out_c + c, q.filter_signed) -
                                         q.filter_zero);
                             }
-                        int32_t want = model_out(acc, mult[c], shift[c], q.out_zero, q.lo, q.hi);
+                        /* TFLite's depthwise rounds ties away from zero. */
+                        int32_t want = model_out(acc, mult[c], shift[c], NN_ROUND_AWAY, q.out_zero,
+                                                 q.lo, q.hi);
                         size_t oi = ((b * g.out_h + oy) * g.out_w + ox) * g.out_c + c;
                         int32_t got = elem(out, oi, q.out_signed);
                         check(got == want, "depthwise output", got, want);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -827,6 +828,113 @@ static void test_many_in_flight(void)
     ANeuralNetworksModel_free(m);
 }
 
+/* Priorities order computations waiting for a worker: with every worker
+ * busy and more blockers queued, a high-priority computation started after a
+ * low-priority one is taken first, ahead of the queued blockers, while the
+ * low one waits for all of them. The blockers are endless loops cut by a
+ * loop timeout, so the margin is several timeouts, not a race. */
+static ANeuralNetworksModel *endless_cond(void)
+{
+    ANeuralNetworksModel *m = NULL;
+    if (ANeuralNetworksModel_create(&m) != ANEURALNETWORKS_NO_ERROR)
+        return NULL;
+    static const float never = 1e30f; /* x + 1 stops growing at 2^24 */
+    int rc = ANeuralNetworksModel_addOperand(m, &f32_1);
+    rc |= ANeuralNetworksModel_addOperand(m, &f32_1);
+    rc |= ANeuralNetworksModel_addOperand(m, &b8_1);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 1, &never, sizeof never);
+    uint32_t in[2] = {0, 1}, out = 2, input = 0;
+    rc |= ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_LESS, 2, in, 1, &out);
+    rc |= ANeuralNetworksModel_identifyInputsAndOutputs(m, 1, &input, 1, &out);
+    rc |= ANeuralNetworksModel_finish(m);
+    if (rc != 0) {
+        ANeuralNetworksModel_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+static ANeuralNetworksCompilation *compile_with_priority(ANeuralNetworksModel *m, int32_t priority)
+{
+    ANeuralNetworksCompilation *c = NULL;
+    const ANeuralNetworksDevice *d = cpu();
+    if (ANeuralNetworksCompilation_createForDevices(m, &d, 1, &c) != ANEURALNETWORKS_NO_ERROR)
+        return NULL;
+    if (ANeuralNetworksCompilation_setPriority(c, priority) != ANEURALNETWORKS_NO_ERROR ||
+        ANeuralNetworksCompilation_finish(c) != ANEURALNETWORKS_NO_ERROR) {
+        ANeuralNetworksCompilation_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void test_priority_order(void)
+{
+    enum { BLOCKERS = 24 }; /* three rounds of the largest worker set (8) */
+    const uint64_t loop_timeout_ns = 150ull * 1000 * 1000;
+    ANeuralNetworksModel *cond = endless_cond(), *step = add_chain(1);
+    ANeuralNetworksModel *loop = cond && step ? while_level(cond, step) : NULL;
+    ANeuralNetworksCompilation *cb = NULL, *clow = NULL, *chigh = NULL;
+    if (loop) {
+        cb = compile_with_priority(loop, ANEURALNETWORKS_PRIORITY_MEDIUM);
+        clow = compile_with_priority(step, ANEURALNETWORKS_PRIORITY_LOW);
+        chigh = compile_with_priority(step, ANEURALNETWORKS_PRIORITY_HIGH);
+    }
+    CHECK(cb != NULL && clow != NULL && chigh != NULL);
+    if (!cb || !clow || !chigh)
+        goto out;
+    ANeuralNetworksExecution *eb[BLOCKERS] = {0}, *el = NULL, *eh = NULL;
+    ANeuralNetworksEvent *evb[BLOCKERS] = {0}, *evl = NULL, *evh = NULL;
+    float xb[BLOCKERS] = {0}, yb[BLOCKERS], xl = 1.0f, yl = 0.0f, xh = 2.0f, yh = 0.0f;
+    int started = 0;
+    for (int i = 0; i < BLOCKERS; i++) {
+        eb[i] = execution(cb, &xb[i], &yb[i]);
+        if (!eb[i] || ANeuralNetworksExecution_setLoopTimeout(eb[i], loop_timeout_ns) != 0 ||
+            ANeuralNetworksExecution_startCompute(eb[i], &evb[i]) != 0)
+            break;
+        started++;
+    }
+    CHECK_EQ_INT(started, BLOCKERS);
+    el = execution(clow, &xl, &yl);
+    eh = execution(chigh, &xh, &yh);
+    CHECK(el != NULL && eh != NULL);
+    if (el && eh) {
+        CHECK_OK(ANeuralNetworksExecution_startComputeWithDependencies(el, NULL, 0, 0, &evl));
+        CHECK_OK(ANeuralNetworksExecution_startComputeWithDependencies(eh, NULL, 0, 0, &evh));
+    }
+    if (evl && evh) {
+        int low_fd = -1;
+        CHECK_OK(ANeuralNetworksEvent_getSyncFenceFd(evl, &low_fd));
+        CHECK_OK(ANeuralNetworksEvent_wait(evh));
+        CHECK(yh == 3.0f);
+        /* the low one still waits behind the queued blockers */
+        struct pollfd p = {.fd = low_fd, .events = POLLIN};
+        CHECK(low_fd >= 0 && poll(&p, 1, 0) == 0);
+        CHECK_OK(ANeuralNetworksEvent_wait(evl));
+        CHECK(yl == 2.0f);
+        if (low_fd >= 0)
+            close(low_fd);
+    }
+    for (int i = 0; i < started; i++)
+        CHECK(ANeuralNetworksEvent_wait(evb[i]) == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT ||
+              ANeuralNetworksEvent_wait(evb[i]) == ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT);
+    for (int i = 0; i < BLOCKERS; i++) {
+        ANeuralNetworksEvent_free(evb[i]);
+        ANeuralNetworksExecution_free(eb[i]);
+    }
+    ANeuralNetworksEvent_free(evl);
+    ANeuralNetworksEvent_free(evh);
+    ANeuralNetworksExecution_free(el);
+    ANeuralNetworksExecution_free(eh);
+out:
+    ANeuralNetworksCompilation_free(cb);
+    ANeuralNetworksCompilation_free(clow);
+    ANeuralNetworksCompilation_free(chigh);
+    ANeuralNetworksModel_free(loop);
+    ANeuralNetworksModel_free(step);
+    ANeuralNetworksModel_free(cond);
+}
+
 /* Dependencies order computations: a chain of fenced computations, each
  * adding one to the previous one's result, freed as soon as handed over. */
 static void test_dependency_chain(void)
@@ -934,6 +1042,7 @@ int main(int argc, char **argv)
             {"detection_overflow", test_detection_overflow},
             {"fork_after_pool", test_fork_after_pool},
             {"many_in_flight", test_many_in_flight},
+            {"priority_order", test_priority_order},
             {"thread_refused", test_thread_refused},
     };
     /* Arguments NAME run only those tests; -NAME runs all but those. */

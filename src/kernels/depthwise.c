@@ -89,8 +89,9 @@ void nn_dw_tile_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_
                     int32_t v = (in_signed ? (int8_t)x : x) - in_zero;
                     acc = nn_wrapping_add_i32(acc, v * f[r * t->f_row + j * t->f_col + c]);
                 }
-            int32_t q = nn_wrapping_add_i32(nn_mul_by_quant_mult(acc, o->mult[c], o->shift[c]), o->out_zero);
-            op[c] = (uint8_t)nn_clamp_i32(q, o->lo, o->hi); /* the low byte: int8 or uint8 */
+            /* the low byte: int8 or uint8 */
+            op[c] = (uint8_t)nn_requant_output(acc, o->mult[c], o->shift[c], NN_DW_ROUNDING,
+                                               o->out_zero, o->lo, o->hi);
         }
     }
 }
@@ -146,8 +147,8 @@ static void dw_rows_large(const dw_job *J, size_t begin, size_t end)
                     ((float *)J->out)[obase + c] = facc < J->lo ? J->lo : (facc > J->hi ? J->hi : facc);
                     continue;
                 }
-                int32_t v = q->out_zero + nn_mul_by_quant_mult(qacc, q->mult[c], q->shift[c]);
-                v = nn_clamp_i32(v, q->lo, q->hi);
+                int32_t v = nn_requant_output(qacc, q->mult[c], q->shift[c], NN_DW_ROUNDING,
+                                              q->out_zero, q->lo, q->hi);
                 if (q->out_signed)
                     ((int8_t *)J->out)[obase + c] = (int8_t)v;
                 else

@@ -4,7 +4,7 @@
 #include <immintrin.h>
 
 #include "kernels/depthwise_internal.h"
-#include "kernels/requant_simd.h"
+#include "kernels/quant_x86.h"
 
 /* The channels [done, nc) of a tile, by the portable kernels. */
 static nn_dw_tile tail_of(const nn_dw_tile *t, size_t done)
@@ -91,7 +91,7 @@ static inline __attribute__((always_inline)) void q8_tile(const int PX, const bo
                                                           const int32_t *f, const nn_dw_out *o,
                                                           uint8_t *out)
 {
-    const __m256i zin = _mm256_set1_epi32(in_zero), zero = _mm256_setzero_si256();
+    const __m256i zin = _mm256_set1_epi32(in_zero);
     const __m256i oz = _mm256_set1_epi32(o->out_zero);
     const __m256i lo = _mm256_set1_epi32(o->lo), hi = _mm256_set1_epi32(o->hi);
     const bool out_signed = o->lo < 0;
@@ -114,16 +114,12 @@ static inline __attribute__((always_inline)) void q8_tile(const int PX, const bo
         }
         __m256i base = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(o->bias + c)),
                                         _mm256_mullo_epi32(fsum, zin));
-        __m256i mult = _mm256_loadu_si256((const __m256i *)(const void *)(o->mult + c));
-        __m256i shift = _mm256_loadu_si256((const __m256i *)(const void *)(o->shift + c));
-        __m256i left = _mm256_max_epi32(shift, zero);
-        __m256i right = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
-        bool any_left = !_mm256_testz_si256(left, left);
+        const nn_rq_avx2 rq = nn_rq_avx2_init(
+            _mm256_loadu_si256((const __m256i *)(const void *)(o->mult + c)),
+            _mm256_loadu_si256((const __m256i *)(const void *)(o->shift + c)), NN_DW_ROUNDING);
 #pragma GCC unroll 8
         for (int p = 0; p < PX; p++) {
-            __m256i x = _mm256_add_epi32(acc[p], base);
-            x = _mm256_add_epi32(nn_requant_avx2(x, mult, left, right, any_left), oz);
-            x = _mm256_min_epi32(_mm256_max_epi32(x, lo), hi);
+            __m256i x = nn_rq_avx2_output(&rq, _mm256_add_epi32(acc[p], base), oz, lo, hi);
             store8(out + p * t->out_px + c, x, out_signed);
         }
     }

@@ -4,7 +4,7 @@
 #include <immintrin.h>
 
 #include "kernels/depthwise_internal.h"
-#include "kernels/requant_simd.h"
+#include "kernels/quant_x86.h"
 
 static inline __mmask16 lanes(size_t n)
 {
@@ -124,7 +124,6 @@ static inline __attribute__((always_inline)) void q8_block(const int PX, const i
             }
         }
     }
-    const __m512i zero = _mm512_setzero_si512();
     const __m512i oz = _mm512_set1_epi32(o->out_zero);
     const __m512i lo = _mm512_set1_epi32(o->lo), hi = _mm512_set1_epi32(o->hi);
 #pragma GCC unroll 2
@@ -132,16 +131,12 @@ static inline __attribute__((always_inline)) void q8_block(const int PX, const i
         size_t cv = c + 16 * (size_t)v;
         __m512i base = _mm512_sub_epi32(_mm512_maskz_loadu_epi32(k, o->bias + cv),
                                         _mm512_mullo_epi32(fsum[v], zin));
-        __m512i mult = _mm512_maskz_loadu_epi32(k, o->mult + cv);
-        __m512i shift = _mm512_maskz_loadu_epi32(k, o->shift + cv);
-        __m512i left = _mm512_max_epi32(shift, zero);
-        __m512i right = _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero);
-        bool any_left = _mm512_cmpgt_epi32_mask(left, zero) != 0;
+        const nn_rq_avx512 rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, o->mult + cv),
+                                                  _mm512_maskz_loadu_epi32(k, o->shift + cv),
+                                                  NN_DW_ROUNDING);
 #pragma GCC unroll 8
         for (int p = 0; p < PX; p++) {
-            __m512i x = _mm512_add_epi32(acc[p * CV + v], base);
-            x = _mm512_add_epi32(nn_requant_avx512(x, mult, left, right, any_left), oz);
-            x = _mm512_min_epi32(_mm512_max_epi32(x, lo), hi);
+            __m512i x = nn_rq_avx512_output(&rq, _mm512_add_epi32(acc[p * CV + v], base), oz, lo, hi);
             _mm_mask_storeu_epi8(out + p * t->out_px + cv, k, _mm512_cvtepi32_epi8(x));
         }
     }

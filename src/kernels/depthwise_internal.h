@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "kernels/depthwise.h"
+#include "kernels/quant.h"
 
 /* Most pixels in one tile. */
 #define NN_DW_PX_MAX 8
@@ -37,8 +38,12 @@ typedef struct nn_dw_out {
     int32_t out_zero, lo, hi;
 } nn_dw_out;
 
-/* out[p][c] = clamp(out_zero + nn_mul_by_quant_mult(bias[c] + sum (in - in_zero)
- * * f, mult[c], shift[c]), lo, hi) in 8 bits (int8 or uint8 by the clamp
+/* TFLite's DEPTHWISE_CONV_2D requantizes with MultiplyByQuantizedMultiplier:
+ * ties away from zero (kernels/quant.h). */
+#define NN_DW_ROUNDING NN_ROUND_AWAY
+
+/* out[p][c] = nn_requant_output(bias[c] + sum (in - in_zero) * f, mult[c],
+ * shift[c], NN_DW_ROUNDING, out_zero, lo, hi) in 8 bits (int8 or uint8 by the clamp
  * range), pixel step t->out_px; in is 8-bit (signed or not), f the filter
  * minus its zero point. All in 32-bit integers: exact while the taps are at
  * most NN_DW_MAX_TAPS (|sums| < 2^25). */

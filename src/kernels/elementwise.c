@@ -306,12 +306,14 @@ void nn_ew_qparams_init(nn_ew_qparams *p, nn_ew_arith op, float sa, int32_t za, 
                                &p->sho);
         break;
     }
+    /* TFLite's MUL and PRELU compute these multipliers in float32 (ADD's
+     * above in double): the same arithmetic gives the same last bit. */
     case NN_EW_MUL:
-        nn_quantize_multiplier(a * b / o, &p->mo, &p->sho);
+        nn_quantize_multiplier(sa * sb / so, &p->mo, &p->sho);
         break;
     case NN_EW_PRELU:
-        nn_quantize_multiplier(a / o, &p->ma, &p->sha);
-        nn_quantize_multiplier(a * b / o, &p->mb, &p->shb);
+        nn_quantize_multiplier(sa / so, &p->ma, &p->sha);
+        nn_quantize_multiplier(sa * sb / so, &p->mb, &p->shb);
         break;
     default: /* MAX, MIN: requantize each input to the output's parameters */
         nn_quantize_multiplier(a / o, &p->ma, &p->sha);
@@ -344,16 +346,21 @@ static inline int32_t imin(int32_t x, int32_t y)
         });                                                                                    \
     }
 
+/* The output zero point is added in 32-bit two's complement, as TFLite's
+ * int32 arithmetic does: extreme multipliers may leave no headroom. */
 #define QADD_EXPR(OPER)                                                                        \
-    q.zo + nn_mul_by_quant_mult(                                                               \
-               nn_mul_by_quant_mult(x * (1 << QADD_LEFT_SHIFT), q.ma, q.sha)                   \
-                   OPER nn_mul_by_quant_mult(y * (1 << QADD_LEFT_SHIFT), q.mb, q.shb),         \
-               q.mo, q.sho)
-#define QMUL_EXPR q.zo + nn_mul_by_quant_mult(x *y, q.mo, q.sho)
+    nn_wrapping_add_i32(                                                                       \
+        q.zo, nn_mul_by_quant_mult(                                                            \
+                  nn_mul_by_quant_mult(x * (1 << QADD_LEFT_SHIFT), q.ma, q.sha)                \
+                      OPER nn_mul_by_quant_mult(y * (1 << QADD_LEFT_SHIFT), q.mb, q.shb),      \
+                  q.mo, q.sho))
+#define QMUL_EXPR nn_wrapping_add_i32(q.zo, nn_mul_by_quant_mult(x *y, q.mo, q.sho))
 #define QMAX_EXPR(PICK)                                                                        \
-    q.zo + PICK(nn_mul_by_quant_mult(x, q.ma, q.sha), nn_mul_by_quant_mult(y, q.mb, q.shb))
+    nn_wrapping_add_i32(q.zo, PICK(nn_mul_by_quant_mult(x, q.ma, q.sha),                       \
+                                   nn_mul_by_quant_mult(y, q.mb, q.shb)))
 #define QPRELU_EXPR                                                                            \
-    q.zo + (x >= 0 ? nn_mul_by_quant_mult(x, q.ma, q.sha) : nn_mul_by_quant_mult(x * y, q.mb, q.shb))
+    nn_wrapping_add_i32(q.zo, x >= 0 ? nn_mul_by_quant_mult(x, q.ma, q.sha)                    \
+                                     : nn_mul_by_quant_mult(x * y, q.mb, q.shb))
 
 #define Q8_ROWS(SFX, T)                                                                        \
     Q8_ROW(q_add_##SFX, T, QADD_EXPR(+))                                                       \

@@ -184,8 +184,8 @@ void nn_ew_requant_q8_table(bool is_signed, float s_in, int32_t z_in, float s_ou
     nn_quantize_multiplier((double)s_in / (double)s_out, &mult, &shift);
     for (int i = 0; i < 256; i++) {
         int32_t q = byte_value(i, is_signed);
-        int32_t r = z_out + nn_mul_by_quant_mult(q - z_in, mult, shift);
-        table[i] = (uint8_t)nn_clamp_i32(r, qmin, qmax);
+        table[i] = (uint8_t)nn_requant_output(q - z_in, mult, shift, NN_ROUND_AWAY, z_out, qmin,
+                                              qmax);
     }
 }
 

@@ -81,8 +81,8 @@ void nn_qgemm_fused_c(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *
             v = nn_wrapping_add_i32(v, e->col_term[j]);
             if (e->row_term)
                 v = nn_wrapping_add_i32(v, e->row_term[i]);
-            v = nn_wrapping_add_i32(nn_mul_by_quant_mult(v, e->mult[j], e->shift[j]), e->out_zero);
-            v = nn_clamp_i32(v, e->lo, e->hi);
+            v = nn_requant_output(v, e->mult[j], e->shift[j], e->rounding, e->out_zero, e->lo,
+                                  e->hi);
             c[i * ldc + j] = (uint8_t)v; /* the low byte is the int8 or uint8 value */
         }
 }
@@ -489,8 +489,8 @@ static void qgemm_store_scalar(const qgemm_job *J, size_t i0, size_t rows, size_
                 continue;
             }
             size_t ch = rq->per_channel ? j0 + j : 0;
-            int32_t q = nn_wrapping_add_i32(rq->out_zero, nn_mul_by_quant_mult(v, rq->mult[ch], rq->shift[ch]));
-            q = nn_clamp_i32(q, rq->lo, rq->hi);
+            int32_t q = nn_requant_output(v, rq->mult[ch], rq->shift[ch], rq->rounding,
+                                          rq->out_zero, rq->lo, rq->hi);
             if (rq->out_signed)
                 ((int8_t *)J->c)[ci + j] = (int8_t)q;
             else
@@ -568,7 +568,8 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                     if (last && rows_fit && panel_fused[pn - p0]) {
                         size_t j0 = pn * NR;
                         nn_qgemm_epilogue e = {.col_term = col_term[pn - p0], .mult = mult[pn - p0],
-                                               .shift = shift[pn - p0], .row_term = zb ? row_term : NULL,
+                                               .shift = shift[pn - p0], .rounding = rq->rounding,
+                                               .row_term = zb ? row_term : NULL,
                                                .cols = n - j0 < NR ? n - j0 : NR,
                                                .out_zero = rq->out_zero, .lo = rq->lo, .hi = rq->hi,
                                                .out_signed = rq->out_signed};

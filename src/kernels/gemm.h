@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/quant.h"
+
 /* ---- float32 ---- */
 
 /* C[i][j] = clamp(sum_p A[i][p] * B[j][p] + bias[j], lo, hi);
@@ -60,10 +62,12 @@ int nn_qgemm_i32(size_t m, size_t n, size_t k, const nn_q8_matrix *a, const nn_q
 
 /* Requantization of accumulators to an 8-bit output:
  * out = clamp(out_zero + acc * mult[j] * 2^(shift[j] - 31), lo, hi)
- * using nn_mul_by_quant_mult. per_channel false: mult[0]/shift[0] for all j. */
+ * by nn_requant_output (kernels/quant.h) with the given rounding of ties.
+ * per_channel false: mult[0]/shift[0] for all j. */
 typedef struct nn_requant {
     const int32_t *mult;
     const int32_t *shift;
+    nn_rounding rounding;
     bool per_channel;
     int32_t out_zero;
     int32_t lo, hi;        /* in the output's quantized domain */

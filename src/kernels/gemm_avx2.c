@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "kernels/gemm_internal.h"
-#include "kernels/requant_simd.h"
+#include "kernels/quant_x86.h"
 
 static inline __attribute__((always_inline)) void
 skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b, float *c,
@@ -111,8 +111,8 @@ qkern(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, int32_t
 }
 
 static inline __attribute__((always_inline)) void
-qfused(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, const int32_t *acc_in,
-       const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+qfused(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a, const int32_t *b,
+       const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
     __m256i lo[NN_QGEMM_MR_AVX2], hi[NN_QGEMM_MR_AVX2];
     qsums(MR, kq, a, b, lo, hi);
@@ -128,17 +128,13 @@ qfused(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, const 
         }
         pc = par[0], pm = par[1], ps = par[2];
     }
-    const __m256i zero = _mm256_setzero_si256();
-    __m256i col[2], mult[2], left[2], right[2];
-    bool any_left = false;
+    __m256i col[2];
+    nn_rq_avx2 rq[2];
 #pragma GCC unroll 2
     for (int h = 0; h < 2; h++) {
         col[h] = _mm256_loadu_si256((const __m256i *)(pc + 8 * h));
-        mult[h] = _mm256_loadu_si256((const __m256i *)(pm + 8 * h));
-        __m256i shift = _mm256_loadu_si256((const __m256i *)(ps + 8 * h));
-        left[h] = _mm256_max_epi32(shift, zero);
-        right[h] = _mm256_max_epi32(_mm256_sub_epi32(zero, shift), zero);
-        any_left = any_left || !_mm256_testz_si256(left[h], left[h]);
+        rq[h] = nn_rq_avx2_init(_mm256_loadu_si256((const __m256i *)(pm + 8 * h)),
+                                _mm256_loadu_si256((const __m256i *)(ps + 8 * h)), ROUNDING);
     }
     /* A local copy: the byte stores below could alias e->row_term. */
     int32_t rows[NN_QGEMM_MR_AVX2] = {0};
@@ -157,8 +153,7 @@ qfused(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, const 
 #pragma GCC unroll 2
         for (int h = 0; h < 2; h++) {
             __m256i x = _mm256_add_epi32(_mm256_add_epi32(v[h], col[h]), row);
-            x = _mm256_add_epi32(nn_requant_avx2(x, mult[h], left[h], right[h], any_left), oz);
-            v[h] = _mm256_min_epi32(_mm256_max_epi32(x, vlo), vhi);
+            v[h] = nn_rq_avx2_output(&rq[h], x, oz, vlo, vhi);
         }
         __m128i bytes = nn_pack16_avx2(v[0], v[1], e->out_signed);
         if (e->cols == NN_GEMM_NR) {
@@ -178,7 +173,12 @@ void nn_qgemm_fused_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_
 {
     switch (mr) {
 #define CASE(n) \
-    case n: qfused(n, kq, a, b, acc_in, e, c, ldc); break;
+    case n: \
+        if (e->rounding == NN_ROUND_UP) \
+            qfused(n, NN_ROUND_UP, kq, a, b, acc_in, e, c, ldc); \
+        else \
+            qfused(n, NN_ROUND_AWAY, kq, a, b, acc_in, e, c, ldc); \
+        break;
         CASE(1) CASE(2) CASE(3)
 #undef CASE
     default: break;

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "kernels/gemm_internal.h"
-#include "kernels/requant_simd.h"
+#include "kernels/quant_x86.h"
 
 static inline __attribute__((always_inline)) void
 skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b, float *c,
@@ -120,19 +120,14 @@ qfused(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const i
     int32_t rows[NN_QGEMM_MR_AVX512] = {0};
     if (e->row_term)
         memcpy(rows, e->row_term, MR * sizeof rows[0]);
-    const __m512i zero = _mm512_setzero_si512();
-    const __m512i mult = _mm512_maskz_loadu_epi32(k, e->mult);
-    const __m512i shift = _mm512_maskz_loadu_epi32(k, e->shift);
-    const __m512i left = _mm512_max_epi32(shift, zero);
-    const __m512i right = _mm512_max_epi32(_mm512_sub_epi32(zero, shift), zero);
-    const bool any_left = _mm512_cmpgt_epi32_mask(left, zero) != 0;
+    const nn_rq_avx512 rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, e->mult),
+                                              _mm512_maskz_loadu_epi32(k, e->shift), e->rounding);
     const __m512i oz = _mm512_set1_epi32(e->out_zero);
     const __m512i lo = _mm512_set1_epi32(e->lo), hi = _mm512_set1_epi32(e->hi);
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++) {
         __m512i v = e->row_term ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
-        v = _mm512_add_epi32(nn_requant_avx512(v, mult, left, right, any_left), oz);
-        v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+        v = nn_rq_avx512_output(&rq, v, oz, lo, hi);
         _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
     }
 }

@@ -12,7 +12,7 @@
  * gemm_isa() for its nn_isa level (kernels/isa.h), and passes
  * tests/test_qkernels under NNAPI_LINUX_ISA set to it: its int8 results must
  * equal the portable kernels' bit for bit, requantization included
- * (kernels/requant_simd.h shows the x86 lane arithmetic).
+ * (kernels/quant_x86.h shows the x86 lane arithmetic).
  */
 #ifndef NN_KERNELS_GEMM_INTERNAL_H
 #define NN_KERNELS_GEMM_INTERNAL_H
@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "kernels/quant.h"
 
 #define NN_GEMM_NR 16
 #define NN_GEMM_MAX_MR 16
@@ -51,14 +53,15 @@ typedef void (*nn_qgemm_kernel_fn)(size_t mr, size_t kq, const nn_q8_rows *a, co
 
 /* The output stage of one panel, fused into the micro-kernel: for i < mr,
  * j < cols,
- *   out[i][j] = clamp(out_zero + nn_mul_by_quant_mult(acc[i][j] + row_term[i]
- *                     + col_term[j], mult[j], shift[j]), lo, hi)
+ *   out[i][j] = nn_requant_output(acc[i][j] + row_term[i] + col_term[j],
+ *                                 mult[j], shift[j], rounding, out_zero, lo, hi)
  * with the sums wrapping as 32-bit lanes do. Every ISA's kernel gives
- * exactly what the portable one gives (tests/test_qgemm.c checks it). */
+ * exactly what the portable one gives (tests/test_qkernels.c checks it). */
 typedef struct nn_qgemm_epilogue {
     const int32_t *col_term; /* NR: bias[j] - a_zero * colsum[j] */
     const int32_t *mult;     /* NR: Q31 multipliers */
     const int32_t *shift;    /* NR: exponents, positive = left */
+    nn_rounding rounding;    /* ties: up for CONV_2D / FULLY_CONNECTED */
     const int32_t *row_term; /* mr: k * a_zero * b_zero - b_zero * rowsum[i]; NULL: zeros */
     size_t cols;             /* valid columns of the panel, <= NR */
     int32_t out_zero, lo, hi;

@@ -1,5 +1,7 @@
 #include "kernels/lstm_q.h"
 
+#include "kernels/quant.h"
+
 /* Raw helpers. Wrapping add/sub as the reference's plain int16 operators. */
 static int16_t wrap16(int32_t v)
 {
@@ -168,15 +170,6 @@ int16_t nn_q16_tanh(int16_t a, int ib)
 
 /* ---- 32-bit fixed point for the inverse square root ---- */
 
-static int32_t mul32(int32_t a, int32_t b)
-{
-    if (a == INT32_MIN && b == INT32_MIN)
-        return INT32_MAX;
-    int64_t ab = (int64_t)a * b;
-    int64_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
-    return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
-}
-
 static int32_t shl32_sat(int32_t x, int e)
 {
     int32_t threshold = (int32_t)(((int64_t)1 << (31 - e)) - 1);
@@ -185,14 +178,6 @@ static int32_t shl32_sat(int32_t x, int e)
     if (x < -threshold)
         return INT32_MIN;
     return (int32_t)((uint32_t)x << e);
-}
-
-static int32_t rdiv32(int32_t x, int e)
-{
-    int32_t mask = (int32_t)(((int64_t)1 << e) - 1);
-    int32_t rem = x & mask;
-    int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-    return (x >> e) + (rem > threshold ? 1 : 0);
 }
 
 void nn_q_inv_sqrt(int32_t v, int32_t *mult, int *shift)
@@ -213,15 +198,15 @@ void nn_q_inv_sqrt(int32_t v, int32_t *mult, int *shift)
     v <<= 2 * pairs;
     /* Values with 3 integer bits: raw r means r * 2^-28. */
     int32_t input = v >> 1;
-    int32_t half_input = rdiv32(input, 1);
+    int32_t half_input = nn_rounding_shift_right(input, 1);
     const int32_t half_three = (1 << 28) + (1 << 27);
     int32_t x = 1 << 28;
     for (int i = 0; i < 5; i++) {
-        int32_t x3 = shl32_sat(mul32(mul32(x, x), x), 6);
-        uint32_t d = (uint32_t)mul32(half_three, x) - (uint32_t)mul32(half_input, x3);
+        int32_t x3 = shl32_sat(nn_srdhm(nn_srdhm(x, x), x), 6);
+        uint32_t d = (uint32_t)nn_srdhm(half_three, x) - (uint32_t)nn_srdhm(half_input, x3);
         x = shl32_sat((int32_t)d, 3);
     }
-    x = mul32(x, 1518500250);
+    x = nn_srdhm(x, 1518500250);
     if (sh < 0) {
         x = (int32_t)((uint32_t)x << -sh);
         sh = 0;

@@ -24,8 +24,27 @@ void nn_quantize_multiplier(double m, int32_t *mult, int *shift)
         exp = 0;
         q = 0;
     }
+    /* Multipliers of 2^31 and more (absurd scales) saturate every non-zero
+     * accumulator; capping keeps the shift inside the 32-bit lanes. */
+    if (exp > 31) {
+        exp = 31;
+        q = INT32_MAX;
+    }
     *mult = (int32_t)q;
     *shift = exp;
+}
+
+void nn_requant_row(size_t n, const int32_t *acc, const int32_t *mult, const int32_t *shift,
+                    nn_rounding rounding, int32_t zero, int32_t lo, int32_t hi, bool out_signed,
+                    void *out)
+{
+    for (size_t j = 0; j < n; j++) {
+        int32_t v = nn_requant_output(acc[j], mult[j], shift[j], rounding, zero, lo, hi);
+        if (out_signed)
+            ((int8_t *)out)[j] = (int8_t)v;
+        else
+            ((uint8_t *)out)[j] = (uint8_t)v;
+    }
 }
 
 void nn_quant8_range(int32_t type, int32_t *qmin, int32_t *qmax)

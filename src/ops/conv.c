@@ -299,6 +299,10 @@ static int conv_execute_kind(nn_op_call *c, int kind)
     float lo = 0, hi = 0;
     nn_requant rq = {0};
     if (s.quant) {
+        /* Ties up as TFLite's CONV_2D (kernels/quant.h); GROUPED_CONV_2D,
+         * which TFLite does not have, rounds as the convolution it
+         * generalizes. */
+        rq.rounding = NN_ROUND_UP;
         rq.per_channel = true;
         rq.out_zero = ot->zero_point;
         rq.out_signed = ot->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
@@ -605,8 +609,10 @@ static int execute_transpose(nn_op_call *c)
         bool sgn = ot->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
         for (size_t p = 0; p < opix; p++)
             for (size_t o = 0; o < oc; o++) {
-                int32_t v = ot->zero_point + nn_mul_by_quant_mult(acc[p * oc + o], w->mult[o], w->shift[o]);
-                v = nn_clamp_i32(v, lo, hi);
+                /* TFLite's TRANSPOSE_CONV requantizes its scattered sums
+                 * with MultiplyByQuantizedMultiplier: ties away from zero. */
+                int32_t v = nn_requant_output(acc[p * oc + o], w->mult[o], w->shift[o],
+                                              NN_ROUND_AWAY, ot->zero_point, lo, hi);
                 if (sgn)
                     ((int8_t *)out)[p * oc + o] = (int8_t)v;
                 else

@@ -395,11 +395,18 @@ void nn_conv_stage_out(const void *src, bool nchw, nn_tensor *dst)
 int nn_conv_requant_params(const nn_tensor *in, const nn_tensor *filter, const nn_tensor *out,
                            uint32_t channels, int32_t *mult, int32_t *shift)
 {
+    /* TFLite's uint8 convolutions multiply the two scales in float32 before
+     * dividing in double (GetQuantizedConvolutionMultipler); its int8 ones
+     * work in double throughout. The last bit of the product moves the
+     * multiplier by a unit, enough to flip an output value now and then. */
+    bool float_product = in->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM &&
+                         filter->type != ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
     for (uint32_t ch = 0; ch < channels; ch++) {
         double fs = filter->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL
                         ? filter->channel_quant->scales[ch]
                         : filter->scale;
-        double m = (double)in->scale * fs / (double)out->scale;
+        double m = float_product ? (double)(in->scale * filter->scale) / (double)out->scale
+                                 : (double)in->scale * fs / (double)out->scale;
         int sh;
         nn_quantize_multiplier(m, &mult[ch], &sh);
         shift[ch] = sh;

@@ -87,7 +87,16 @@ static int fc_weights(const nn_op_call *c, nn_conv_weights **w)
     f.dims[3] = f.dims[1];
     f.dims[1] = f.dims[2] = 1;
     const nn_tensor *b = c->in[2]->omitted ? NULL : c->in[2];
-    return nn_conv_weights_build(c->in[0], &f, b, c->out[0], 1, w);
+    int err = nn_conv_weights_build(c->in[0], &f, b, c->out[0], 1, w);
+    /* TFLite's FULLY_CONNECTED multiplies the scales in float32 for int8
+     * too (GetQuantizedConvolutionMultipler), unlike its int8 CONV_2D. */
+    if (!err && (*w)->quant) {
+        int shift;
+        nn_quantize_multiplier((double)(c->in[0]->scale * f.scale) / (double)c->out[0]->scale,
+                               &(*w)->mult[0], &shift);
+        (*w)->shift[0] = shift;
+    }
+    return err;
 }
 
 static int plan_fc(nn_op_call *c, void **state)
@@ -123,7 +132,9 @@ static int execute_fc(nn_op_call *c)
     nn_tensor *out = c->out[0];
     int32_t act = nn_scalar_i32(c->in[3]);
     if (w->quant) {
-        nn_requant rq = {.mult = w->mult, .shift = w->shift, .per_channel = false,
+        /* Ties up as TFLite's FULLY_CONNECTED (kernels/quant.h). */
+        nn_requant rq = {.mult = w->mult, .shift = w->shift, .rounding = NN_ROUND_UP,
+                         .per_channel = false,
                          .out_zero = out->zero_point,
                          .out_signed = out->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED};
         nn_quant_activation_range(act, out->type, out->scale, out->zero_point, &rq.lo, &rq.hi);

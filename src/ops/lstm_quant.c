@@ -485,7 +485,7 @@ static void ql_matmul_acc(size_t B, size_t U, size_t K, const int8_t *a, int32_t
     nn_q8_matrix am = {a, K, true, a_zero, false};
     nn_qgemm_prepacked_i32(B, &am, w, bias, acc, U);
     for (size_t i = 0; i < B * U; i++) {
-        int32_t v = nn_mul_by_quant_mult(acc[i], mult, shift) + g[i];
+        int32_t v = nn_wrapping_add_i32(nn_mul_by_quant_mult(acc[i], mult, shift), g[i]);
         g[i] = (int16_t)nn_clamp_i32(v, INT16_MIN, INT16_MAX);
     }
 }
@@ -633,7 +633,7 @@ static int ql_execute(nn_op_call *c)
         nn_quantize_multiplier(ldexp(1.0, -30) / hscale, &hm, &hs);
         for (size_t i = 0; i < BU; i++) {
             int16_t t = nn_q16_tanh(c_new[i], 15 + cell_shift);
-            int32_t v = nn_mul_by_quant_mult((int32_t)gate[3][i] * t, hm, hs) - hzp;
+            int32_t v = nn_wrapping_add_i32(nn_mul_by_quant_mult((int32_t)gate[3][i] * t, hm, hs), -hzp);
             hid[i] = (int8_t)nn_clamp_i32(v, -128, 127);
         }
         int8_t *out = c->out[2]->data ? c->out[2]->data : c->out[0]->data;
@@ -652,7 +652,7 @@ static int ql_execute(nn_op_call *c)
                     clip = (int32_t)(q > 127.0f ? 127.0f : q);
                 }
                 for (size_t i = 0; i < B * P; i++) {
-                    int32_t v = nn_mul_by_quant_mult(acc[i], pm, ps) + h->zero_point;
+                    int32_t v = nn_wrapping_add_i32(nn_mul_by_quant_mult(acc[i], pm, ps), h->zero_point);
                     v = nn_clamp_i32(v, -128, 127);
                     if (clip > 0)
                         v = nn_clamp_i32(v, -clip, clip);

@@ -484,7 +484,8 @@ static void requant_rows(const nn_tensor *in, const nn_tensor *out, char *dst, s
 {
     int32_t qmin, qmax;
     nn_quant8_range(out->type, &qmin, &qmax);
-    float scale = in->scale / out->scale;
+    /* As TFLite's CONCATENATION: times the output scale's inverse, in float. */
+    float scale = in->scale * (1.0f / out->scale);
     float bias = -(float)in->zero_point * scale;
     bool is_signed = out->type == T_QA8S;
     for (size_t r = 0; r < rows; r++, dst += dst_pitch, src += len) {

@@ -1,4 +1,5 @@
-/* SOFTMAX and LOG_SOFTMAX along one axis, computed in float32. */
+/* SOFTMAX and LOG_SOFTMAX along one axis, computed in float32; quantized
+ * SOFTMAX as TensorFlow Lite computes it (a float table of exponentials). */
 #include <math.h>
 #include <string.h>
 
@@ -61,7 +62,40 @@ typedef struct sm_job {
     size_t len, inner;
     float beta;
     bool log;
+    float table[256]; /* quantized: table[255 - d] = exp(-in_scale * beta * d) */
 } sm_job;
+
+/* TFLite's quantized softmax, bit for bit: exponentials of the distances to
+ * the slice's maximum from a float32 table, summed in float32 in order, and
+ * the probabilities rounded to the 1/256 output steps (uint8 by adding one
+ * half and truncating, int8 to nearest). The NNAPI specification fixes only
+ * the output scale and zero point. */
+static void softmax_q8_slice(const sm_job *J, size_t base)
+{
+    bool sgn = J->in->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+    const uint8_t *in = J->in->data;
+    uint8_t *out = J->out->data;
+    int32_t mx = INT32_MIN;
+    for (size_t i = 0; i < J->len; i++) {
+        uint8_t b = in[base + i * J->inner];
+        int32_t v = sgn ? (int8_t)b : b;
+        mx = v > mx ? v : mx;
+    }
+    const float *e = J->table + 255 - mx;
+    float sum = 0.0f;
+    for (size_t i = 0; i < J->len; i++) {
+        uint8_t b = in[base + i * J->inner];
+        sum += e[sgn ? (int8_t)b : b];
+    }
+    float inv = 1.0f / (sum * J->out->scale);
+    for (size_t i = 0; i < J->len; i++) {
+        uint8_t b = in[base + i * J->inner];
+        float p = e[sgn ? (int8_t)b : b] * inv;
+        int32_t q = sgn ? (int32_t)roundf(p) + J->out->zero_point : (int32_t)(p + 0.5f);
+        q = nn_clamp_i32(q, sgn ? -128 : 0, sgn ? 127 : 255);
+        out[base + i * J->inner] = sgn ? (uint8_t)(int8_t)q : (uint8_t)q;
+    }
+}
 
 static void softmax_slices(void *arg, size_t begin, size_t end)
 {
@@ -69,6 +103,10 @@ static void softmax_slices(void *arg, size_t begin, size_t end)
     for (size_t s = begin; s < end; s++) {
         size_t o = s / J->inner, in = s % J->inner;
         size_t base = o * J->len * J->inner + in;
+        if (nn_type_is_quant8(J->in->type)) {
+            softmax_q8_slice(J, base);
+            continue;
+        }
         float mx = -INFINITY;
         for (size_t i = 0; i < J->len; i++) {
             float v = nn_tensor_load_real(J->in, base + i * J->inner);
@@ -99,6 +137,11 @@ static int execute_kind(nn_op_call *c, bool log)
     nn_axis_split(c->in[0], axis, &outer, &len, &inner);
     sm_job J = {.in = c->in[0], .out = c->out[0], .len = len, .inner = inner,
                 .beta = nn_scalar_f32(c->in[1]), .log = log};
+    if (nn_type_is_quant8(c->in[0]->type)) {
+        float scale = -c->in[0]->scale * J.beta;
+        for (int d = 0; d < 256; d++)
+            J.table[255 - d] = expf(scale * (float)d);
+    }
     size_t slices = outer * inner;
     nn_parallel_for(slices, len ? 4096 / len + 1 : slices, softmax_slices, &J);
     return ANEURALNETWORKS_NO_ERROR;
