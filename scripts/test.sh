@@ -127,6 +127,9 @@ stage --full --needs clang "fuzzing (clang, ASan + UBSan)" fuzz
 # the sanitizer runtimes do not allow (tests/CMakeLists.txt).
 stage --full --needs clang "ThreadSanitizer build (clang)" suite build-tsan \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNN_TSAN=ON
+# aarch64 cross build under qemu-user (unit tests, nnapi-run, every CTS vector
+# in sync mode per kernel level) and a riscv64 portable build.
+stage --full --needs qemu-aarch64 "aarch64 (cross, qemu)" scripts/test-aarch64.sh
 
 echo
 echo "== summary (stage, result, tests, time)"

@@ -696,8 +696,13 @@ static int vlog_child(void)
 
 static void test_vlog_reasons(const char *self)
 {
+    /* A cross build's tests run under an emulator, which the child needs too
+     * (tests/CMakeLists.txt sets NN_TEST_EMULATOR there). */
+    const char *emulator = getenv("NN_TEST_EMULATOR");
+    if (!emulator)
+        emulator = "";
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "NNAPI_LINUX_VLOG=1 '%s' --vlog-child 2>&1", self);
+    snprintf(cmd, sizeof cmd, "NNAPI_LINUX_VLOG=1 %s '%s' --vlog-child 2>&1", emulator, self);
     FILE *p = popen(cmd, "r");
     CHECK(p != NULL);
     if (p == NULL)
@@ -730,7 +735,7 @@ static void test_vlog_reasons(const char *self)
     }
 
     /* Without VLOG the same calls print nothing. */
-    snprintf(cmd, sizeof cmd, "NNAPI_LINUX_VLOG= '%s' --vlog-child 2>&1", self);
+    snprintf(cmd, sizeof cmd, "NNAPI_LINUX_VLOG= %s '%s' --vlog-child 2>&1", emulator, self);
     p = popen(cmd, "r");
     CHECK(p != NULL);
     if (p == NULL)

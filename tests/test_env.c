@@ -4,7 +4,7 @@
  * property) and says on the command line what the library must make of it:
  *   --threads N|default   thread count (default: the cores, at most 65)
  *   --vlog 0|1            whether verbose logging is on
- *   --isa c|avx2|avx512|detected   the kernel level in use
+ *   --isa c|avx2|avx512|neon|neondot|detected   the kernel level in use
  *   --isa-request NAME    NNAPI_LINUX_ISA=NAME: NAME where the CPU runs it,
  *                         else the detected level with a warning
  *   --stderr TEXT         stderr must hold TEXT exactly once; without it,
@@ -39,10 +39,19 @@ static void *read_switches(void *out)
 
 static int isa_by_name(const char *name)
 {
-    for (int i = NN_ISA_C; i <= NN_ISA_AVX512; i++)
+    for (int i = NN_ISA_C; i <= NN_ISA_NEONDOT; i++)
         if (strcmp(name, nn_isa_name((nn_isa)i)) == 0)
             return i;
     return -1;
+}
+
+/* Whether a CPU detected at level `cpu` runs level `want`: the portable one
+ * always, else one of the same architecture and no wider. */
+static bool isa_runs(int want, int cpu)
+{
+    bool want_arm = want == NN_ISA_NEON || want == NN_ISA_NEONDOT;
+    bool cpu_arm = cpu == NN_ISA_NEON || cpu == NN_ISA_NEONDOT;
+    return want == NN_ISA_C || (cpu != NN_ISA_C && want_arm == cpu_arm && want <= cpu);
 }
 
 static int count_occurrences(const char *text, const char *needle)
@@ -125,7 +134,7 @@ int main(int argc, char **argv)
     if (isa_request) {
         int requested = isa_by_name(isa_request);
         CHECK(requested >= 0);
-        bool runs = requested >= 0 && requested <= (int)nn_isa_detected();
+        bool runs = requested >= 0 && isa_runs(requested, (int)nn_isa_detected());
         printf("isa: %s for request %s (CPU: %s)\n", nn_isa_name(second.isa), isa_request,
                nn_isa_name(nn_isa_detected()));
         CHECK((int)second.isa == (runs ? requested : (int)nn_isa_detected()));

@@ -193,14 +193,18 @@ static void find_paths(void)
 {
     nn_isa isa = nn_isa_current();
     paths[npaths++] = (row_path){"scalar", nn_requant_row};
-    if (isa >= NN_ISA_AVX2)
+#if defined(NN_KERNELS_X86_64)
+    if (isa == NN_ISA_AVX2 || isa == NN_ISA_AVX512)
         paths[npaths++] = (row_path){"avx2", nn_requant_row_avx2};
     else
         printf("avx2 lanes not run: ISA level %s\n", nn_isa_name(isa));
-    if (isa >= NN_ISA_AVX512)
+    if (isa == NN_ISA_AVX512)
         paths[npaths++] = (row_path){"avx512", nn_requant_row_avx512};
     else
         printf("avx512 lanes not run: ISA level %s\n", nn_isa_name(isa));
+#else
+    printf("no vector requantization rows at ISA level %s: scalar only\n", nn_isa_name(isa));
+#endif
 }
 
 /* One row through every path, compared element by element with the model. */

@@ -1045,11 +1045,19 @@ int main(int argc, char **argv)
             {"priority_order", test_priority_order},
             {"thread_refused", test_thread_refused},
     };
+    /* Arguments NAME run only those tests; -NAME runs all but those. */
+    bool only = false;
+    for (int a = 1; a < argc; a++)
+        only = only || argv[a][0] != '-';
     for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {
-        bool selected = argc < 2;
-        for (int a = 1; a < argc; a++)
+        bool selected = !only, excluded = false;
+        for (int a = 1; a < argc; a++) {
             selected = selected || strcmp(argv[a], tests[i].name) == 0;
-        if (!selected)
+            excluded = excluded || (argv[a][0] == '-' && strcmp(argv[a] + 1, tests[i].name) == 0);
+        }
+        if (excluded)
+            printf("[%s] not run: excluded on the command line\n", tests[i].name);
+        if (!selected || excluded)
             continue;
         int before = nt_failed;
         tests[i].run();

@@ -27,16 +27,27 @@ typedef struct dw_isa {
 } dw_isa;
 
 static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c};
+#if defined(NN_KERNELS_X86_64)
 static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2};
 static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512};
+#elif defined(NN_KERNELS_AARCH64)
+/* NEON float tiles; quantized tiles are the portable ones. */
+static const dw_isa isa_neon = {nn_dw_tile_f32_neon, nn_dw_tile_q8_c};
+#endif
 /* The tiles of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const dw_isa *dw_isa_get(void)
 {
     switch (nn_isa_current()) {
+#if defined(NN_KERNELS_X86_64)
     case NN_ISA_AVX512:
         return &isa_avx512;
     case NN_ISA_AVX2:
         return &isa_avx2;
+#elif defined(NN_KERNELS_AARCH64)
+    case NN_ISA_NEONDOT:
+    case NN_ISA_NEON:
+        return &isa_neon;
+#endif
     default:
         return &isa_c;
     }

@@ -115,19 +115,32 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 
 static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C, false,
                                    nn_qgemm_kernel_c, nn_qgemm_fused_c, nn_sgemm_dot_c};
+#if defined(NN_KERNELS_X86_64)
 static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NN_QGEMM_MR_AVX2, true,
                                       nn_qgemm_kernel_avx2, nn_qgemm_fused_avx2, nn_sgemm_dot_c};
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
                                         NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
                                         nn_qgemm_fused_avx512, nn_sgemm_dot_avx512};
+#elif defined(NN_KERNELS_AARCH64)
+/* NEON float kernels; int8 takes the portable kernels on both levels (no
+ * NEON kernels for the fused int8 interface yet). */
+static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NN_QGEMM_MR_C, false,
+                                      nn_qgemm_kernel_c, nn_qgemm_fused_c, nn_sgemm_dot_neon};
+#endif
 /* The kernels of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const nn_gemm_isa *gemm_isa(void)
 {
     switch (nn_isa_current()) {
+#if defined(NN_KERNELS_X86_64)
     case NN_ISA_AVX512:
         return &isa_avx512;
     case NN_ISA_AVX2:
         return &isa_avx2;
+#elif defined(NN_KERNELS_AARCH64)
+    case NN_ISA_NEONDOT:
+    case NN_ISA_NEON:
+        return &isa_neon;
+#endif
     default:
         return &isa_c;
     }

@@ -129,11 +129,20 @@ void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int3
                          const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
                          size_t ldc);
 
+/* aarch64 (gemm_neon.c); int8 uses the portable kernels there. */
+void nn_sgemm_kernel_neon(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
+                          float *c, size_t ldc, const float *bias, unsigned flags, float lo,
+                          float hi);
+void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a, size_t lda,
+                       const float *b, size_t ldb, const float *bias, float lo, float hi,
+                       bool clamp, float *c, size_t ldc);
+
 #define NN_SGEMM_MR_C 4
 #define NN_SGEMM_MR_AVX2 6
 #define NN_SGEMM_MR_AVX512 14
 #define NN_QGEMM_MR_C 4
 #define NN_QGEMM_MR_AVX2 3
 #define NN_QGEMM_MR_AVX512 12
+#define NN_SGEMM_MR_NEON 5
 
 #endif

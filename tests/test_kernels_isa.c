@@ -1,0 +1,147 @@
+/*
+ * Every float vector kernel of every level this CPU runs against the
+ * portable one, called directly on random data: they must match within
+ * rounding (fused multiply-adds, other sum orders). The conformance runs
+ * check each level end to end; this checks the parts the CTS tolerances
+ * would let through. The int8 kernels are checked bit for bit by
+ * test_qkernels on every level.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/depthwise_internal.h"
+#include "kernels/gemm_internal.h"
+#include "kernels/isa.h"
+#include "test_util.h"
+
+typedef struct level {
+    const char *name;
+    unsigned needs; /* NN_CPU_* bits */
+    size_t s_mr;
+    nn_sgemm_kernel_fn skernel;
+    nn_dw_f32_fn dw_f32;
+} level;
+
+static const level levels[] = {
+#if defined(NN_KERNELS_X86_64)
+    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, nn_dw_tile_f32_avx2},
+    {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, nn_dw_tile_f32_avx512},
+#elif defined(NN_KERNELS_AARCH64)
+    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, nn_dw_tile_f32_neon},
+#endif
+};
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+static float rnd_f(void) { return (float)(rnd() % 2001) / 1000.0f - 1.0f; }
+
+/* A 3x3 tile over nc channels, px pixels at stride 2. */
+static nn_dw_tile dw_geometry(size_t nc)
+{
+    nn_dw_tile t = {.rows = 3, .cols = 3, .nc = nc, .out_px = nc};
+    t.in_col = nc;
+    t.in_px = 2 * nc;
+    t.in_row = 20 * nc;
+    t.f_col = nc;
+    t.f_row = 3 * nc;
+    return t;
+}
+
+static void check_depthwise(const level *L)
+{
+    static const size_t ncs[] = {1, 8, 13, 32, 67};
+    static const size_t pxs[] = {1, 2, 4, 8};
+    enum { IN_MAX = 3 * 20 * 67 };
+    static float inf[IN_MAX], filt[9 * 67], bias[67];
+    float fwant[NN_DW_PX_MAX * 67], fgot[NN_DW_PX_MAX * 67];
+    int bad_f = 0;
+    for (size_t a = 0; a < sizeof ncs / sizeof ncs[0]; a++)
+        for (size_t p = 0; p < sizeof pxs / sizeof pxs[0]; p++) {
+            nn_dw_tile t = dw_geometry(ncs[a]);
+            for (size_t i = 0; i < IN_MAX; i++)
+                inf[i] = rnd_f();
+            for (size_t i = 0; i < 9 * ncs[a]; i++)
+                filt[i] = rnd_f();
+            for (size_t i = 0; i < ncs[a]; i++)
+                bias[i] = rnd_f();
+            nn_dw_tile_f32_c(&t, pxs[p], inf, filt, bias, -0.5f, 2.0f, fwant);
+            L->dw_f32(&t, pxs[p], inf, filt, bias, -0.5f, 2.0f, fgot);
+            for (size_t i = 0; i < pxs[p] * t.nc; i++)
+                if (fabsf(fwant[i] - fgot[i]) > 1e-5f)
+                    bad_f++;
+        }
+    if (!CHECK(bad_f == 0))
+        fprintf(stderr, "    %s: float depthwise off by more than 1e-5 in %d values\n", L->name,
+                bad_f);
+}
+
+static void check_sgemm(const level *L)
+{
+    enum { KC = 37, LD = 40 };
+    float a[NN_GEMM_MAX_MR * LD], bias[NN_GEMM_NR];
+    _Alignas(64) float b[KC * NN_GEMM_NR];
+    float c[NN_GEMM_MAX_MR * NN_GEMM_NR], start[NN_GEMM_MAX_MR * NN_GEMM_NR];
+    int bad = 0;
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+        a[i] = rnd_f();
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+        b[i] = rnd_f();
+    for (size_t j = 0; j < NN_GEMM_NR; j++)
+        bias[j] = rnd_f();
+    for (size_t i = 0; i < sizeof start / sizeof start[0]; i++)
+        start[i] = rnd_f();
+    for (size_t mr = 1; mr <= L->s_mr; mr++)
+        for (unsigned flags = 0; flags < 4; flags++) {
+            memcpy(c, start, sizeof c);
+            L->skernel(mr, KC, a, LD, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
+            for (size_t i = 0; i < mr; i++)
+                for (size_t j = 0; j < NN_GEMM_NR; j++) {
+                    double s = (flags & NN_GEMM_ACCUMULATE) ? start[i * NN_GEMM_NR + j] : bias[j];
+                    for (size_t p = 0; p < KC; p++)
+                        s += (double)a[i * LD + p] * b[p * NN_GEMM_NR + j];
+                    if (flags & NN_GEMM_CLAMP)
+                        s = s < -1.0 ? -1.0 : (s > 1.5 ? 1.5 : s);
+                    if (fabs(s - c[i * NN_GEMM_NR + j]) > 1e-4)
+                        bad++;
+                }
+        }
+    if (!CHECK(bad == 0))
+        fprintf(stderr, "    %s: float GEMM kernel off by more than 1e-4 in %d values\n",
+                L->name, bad);
+}
+
+int main(void)
+{
+    unsigned cpu = nn_cpu_features();
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } features[] = {{NN_CPU_AVX2, "avx2"},       {NN_CPU_AVX512, "avx512"}, {NN_CPU_ASIMD, "asimd"},
+                    {NN_CPU_ASIMDDP, "asimddp"}, {NN_CPU_I8MM, "i8mm"},     {NN_CPU_FP16, "fp16"}};
+    printf("detected level %s; features:", nn_isa_name(nn_isa_detected()));
+    for (size_t i = 0; i < sizeof features / sizeof features[0]; i++)
+        if (cpu & features[i].bit)
+            printf(" %s", features[i].name);
+    printf("\n");
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+        const level *L = &levels[i];
+        if ((cpu & L->needs) != L->needs) {
+            printf("%s: not run, this CPU lacks it\n", L->name);
+            continue;
+        }
+        check_depthwise(L);
+        check_sgemm(L);
+        printf("%s: checked\n", L->name);
+    }
+    if (sizeof levels / sizeof levels[0] == 0)
+        printf("no vector kernels on this architecture: nothing to compare\n");
+    return nt_summary();
+}
