@@ -91,6 +91,9 @@ static void softmax_q8_slice(const sm_job *J, size_t base)
     for (size_t i = 0; i < J->len; i++) {
         uint8_t b = in[base + i * J->inner];
         float p = e[sgn ? (int8_t)b : b] * inv;
+        /* In [0, 1 / out_scale]; bounded before the conversion so that no
+         * output scale can make it overflow int32. */
+        p = p < 512.0f ? p : 512.0f;
         int32_t q = sgn ? (int32_t)roundf(p) + J->out->zero_point : (int32_t)(p + 0.5f);
         q = nn_clamp_i32(q, sgn ? -128 : 0, sgn ? 127 : 255);
         out[base + i * J->inner] = sgn ? (uint8_t)(int8_t)q : (uint8_t)q;
@@ -139,7 +142,10 @@ static int execute_kind(nn_op_call *c, bool log)
                 .beta = nn_scalar_f32(c->in[1]), .log = log};
     if (nn_type_is_quant8(c->in[0]->type)) {
         float scale = -c->in[0]->scale * J.beta;
-        for (int d = 0; d < 256; d++)
+        /* The maximum's own term is exactly 1 even for an infinite beta
+         * (inf * 0 would be NaN), so the sum is at least 1. */
+        J.table[255] = 1.0f;
+        for (int d = 1; d < 256; d++)
             J.table[255 - d] = expf(scale * (float)d);
     }
     size_t slices = outer * inner;
