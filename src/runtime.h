@@ -210,6 +210,7 @@ struct ANeuralNetworksCompilation {
     uint8_t cache_token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN];
     bool finished;
     nn_plan *plan;
+    struct nn_cache *cache;               /* blobs of the plan from the cache, if any */
 };
 
 /* ------------------------------------------------------------- executor */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "compile/cache.h"
 #include "exec/profile.h"
 
 static int create_compilation(ANeuralNetworksModel *model, const ANeuralNetworksDevice *device,
@@ -59,6 +60,7 @@ NN_API void ANeuralNetworksCompilation_free(ANeuralNetworksCompilation *c)
         return;
     nn_profile_flush();
     nn_plan_free(c->plan);
+    nn_cache_release(c->cache);
     free(c->cache_dir);
     free(c);
 }
@@ -138,7 +140,8 @@ NN_API int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c)
                        "Compilation_finish: the compilation is finished");
     uint64_t start = nn_now_ns();
     nn_profile_init(); /* before any execution of it can run */
-    int rc = nn_plan_build(c->model, &c->plan);
+    int rc = c->cache_dir ? nn_cache_build_plan(c, &c->plan, &c->cache)
+                          : nn_plan_build(c->model, &c->plan);
     if (rc == ANEURALNETWORKS_NO_ERROR && c->timeout_ns && nn_now_ns() - start > c->timeout_ns) {
         nn_plan_free(c->plan);
         c->plan = NULL;
