@@ -19,7 +19,6 @@
 #define NN_LIBRARY_VERSION "unversioned"
 #endif
 
-#define NN_CACHE_ALIGN 64u
 #define NN_CACHE_BYTE_ORDER 0x01020304u
 static const char cache_magic[8] = {'N', 'N', 'L', 'X', 'C', 'A', 'C', 'H'};
 
@@ -309,32 +308,8 @@ int nn_cache_model_hash(const ANeuralNetworksCompilation *c, uint8_t out[NN_CACH
 
 /* --------------------------------------------------------- entry format */
 
-typedef struct cache_header {
-    char magic[8];
-    uint32_t format;
-    uint32_t header_bytes;
-    char library[96];          /* version and build id, NUL padded */
-    uint32_t isa;
-    uint32_t byte_order;
-    uint32_t pointer_bytes;
-    uint32_t n_blobs;
-    uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN];
-    uint8_t model_hash[NN_CACHE_HASH_BYTES];
-    uint64_t file_bytes;
-    uint8_t payload_hash[NN_CACHE_HASH_BYTES]; /* of every byte after the header */
-    uint8_t header_hash[NN_CACHE_HASH_BYTES];  /* of the header up to here */
-} cache_header;
 
-typedef struct cache_blob {
-    uint32_t subplan;
-    uint32_t op_index;
-    uint32_t seq;
-    uint32_t reserved;
-    uint64_t offset;
-    uint64_t bytes;
-} cache_blob;
-
-#define HEADER_SPAN ((sizeof(cache_header) + NN_CACHE_ALIGN - 1) & ~(size_t)(NN_CACHE_ALIGN - 1))
+#define HEADER_SPAN NN_CACHE_HEADER_SPAN
 
 static pthread_once_t library_once = PTHREAD_ONCE_INIT;
 static char library_id[96];
@@ -419,7 +394,7 @@ static void hash_bytes(const void *data, size_t bytes, uint64_t seed, uint8_t ou
 #define SEED_HEADER 0x68656164u
 #define SEED_PAYLOAD 0x7061796cu
 
-static void header_seal(cache_header *hd)
+void nn_cache_seal_header(cache_header *hd)
 {
     hash_bytes(hd, offsetof(cache_header, header_hash), SEED_HEADER, hd->header_hash);
 }
@@ -450,7 +425,7 @@ void nn_cache_forge_identity(uint8_t *image, size_t bytes, const uint8_t *token,
         if (bytes >= HEADER_SPAN)
             hash_bytes(image + HEADER_SPAN, bytes - HEADER_SPAN, SEED_PAYLOAD, hd.payload_hash);
     }
-    header_seal(&hd);
+    nn_cache_seal_header(&hd);
     memcpy(image, &hd, sizeof hd);
 }
 
@@ -540,6 +515,11 @@ void *nn_blob_acquire(size_t bytes, bool *filled, bool *owned)
     return data;
 }
 
+bool nn_cache_is_hit(const nn_cache *s)
+{
+    return s != NULL && s->map != NULL;
+}
+
 void nn_cache_release(nn_cache *s)
 {
     if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1)
@@ -605,7 +585,8 @@ static const char *check_entry(const uint8_t *image, size_t bytes, const cache_h
 /* Maps the entry at path if it is usable; NULL (after a log line) if not. */
 static nn_cache *load_entry(const char *path, const cache_header *want)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Non-blocking: a FIFO at the entry's name must not hang the open. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         if (errno != ENOENT)
             nn_vlog("compilation cache: cannot open %s: %s", path, strerror(errno));
@@ -698,7 +679,7 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
         at = table[i].offset + table[i].bytes;
     }
     nn_hash_final(&h, hd->payload_hash);
-    header_seal(hd);
+    nn_cache_seal_header(hd);
 
     size_t dlen = strlen(dir);
     char *tmp = malloc(dlen + 32);

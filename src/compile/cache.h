@@ -54,6 +54,42 @@ void nn_hash_init(nn_hasher *h, uint64_t seed);
 void nn_hash_update(nn_hasher *h, const void *data, size_t bytes);
 void nn_hash_final(nn_hasher *h, uint8_t out[NN_CACHE_HASH_BYTES]);
 
+/* The entry's header and blob table (native byte order). */
+typedef struct cache_header {
+    char magic[8];
+    uint32_t format;
+    uint32_t header_bytes;
+    char library[96];          /* version and build id, NUL padded */
+    uint32_t isa;
+    uint32_t byte_order;
+    uint32_t pointer_bytes;
+    uint32_t n_blobs;
+    uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN];
+    uint8_t model_hash[NN_CACHE_HASH_BYTES];
+    uint64_t file_bytes;
+    uint8_t payload_hash[NN_CACHE_HASH_BYTES]; /* of every byte after the header */
+    uint8_t header_hash[NN_CACHE_HASH_BYTES];  /* of the header up to here */
+} cache_header;
+
+typedef struct cache_blob {
+    uint32_t subplan;
+    uint32_t op_index;
+    uint32_t seq;
+    uint32_t reserved;
+    uint64_t offset;
+    uint64_t bytes;
+} cache_blob;
+
+/* Blobs, and the table after the header, start at multiples of this. */
+#define NN_CACHE_ALIGN 64u
+#define NN_CACHE_HEADER_SPAN \
+    ((sizeof(cache_header) + NN_CACHE_ALIGN - 1) & ~(size_t)(NN_CACHE_ALIGN - 1))
+
+/* Recomputes the header's own hash (tests forge headers with it). */
+void nn_cache_seal_header(cache_header *hd);
+/* Whether the compilation's blobs come from a mapped entry (a hit). */
+bool nn_cache_is_hit(const nn_cache *cache);
+
 /* The hash an entry for this compilation must carry (model, referenced
  * models, constants, relaxed flag, preference). OUT_OF_MEMORY or NO_ERROR. */
 int nn_cache_model_hash(const ANeuralNetworksCompilation *c, uint8_t out[NN_CACHE_HASH_BYTES]);

@@ -192,14 +192,17 @@ nn_sgemm_packed *nn_sgemm_pack(size_t n, size_t k, const float *b, size_t ldb)
         free(p);
         return NULL;
     }
+    /* Row by row: B is read in order and a panel (k x NR floats) stays in
+     * cache while its columns are written. */
     for (size_t pn = 0; pn < p->panels && !filled; pn++) {
         float *dst = p->data + pn * k * NR;
         size_t cols = n - pn * NR < NR ? n - pn * NR : NR;
-        for (size_t q = 0; q < k; q++) {
-            for (size_t j = 0; j < cols; j++)
-                dst[q * NR + j] = b[(pn * NR + j) * ldb + q];
-            for (size_t j = cols; j < NR; j++)
-                dst[q * NR + j] = 0.0f;
+        if (cols < NR)
+            memset(dst, 0, k * NR * sizeof(float));
+        for (size_t j = 0; j < cols; j++) {
+            const float *row = b + (pn * NR + j) * ldb;
+            for (size_t q = 0; q < k; q++)
+                dst[q * NR + j] = row[q];
         }
     }
     return p;
