@@ -13,7 +13,9 @@
  *   - an entry that is a directory or a FIFO, and a cacheDir that does not
  *     exist, is a file or cannot be written, compile normally;
  *   - the hash gives the same result whatever the split of its input (its
- *     vector and portable block paths agree);
+ *     vector and portable block paths agree); weights of more than 1 MiB
+ *     (hashed as a tree, on the thread pool) hit, and miss when one value
+ *     changes;
  *   - many threads, and two processes, compiling the same model with the
  *     same token at once all succeed with identical results;
  *   - an entry written by another D_ISA level (NNAPI_LINUX_ISA in a child
@@ -372,7 +374,7 @@ static size_t apply_damage(damage d, uint8_t *img, size_t bytes)
     cache_header hd;
     memcpy(&hd, img, sizeof hd);
     cache_blob *table = (cache_blob *)(img + NN_CACHE_HEADER_SPAN);
-    bool reseal = true, rehash_payload = false;
+    bool reseal = true;
     switch (d) {
     case D_EMPTY:
         return 0;
@@ -423,26 +425,17 @@ static size_t apply_damage(damage d, uint8_t *img, size_t bytes)
     case D_FILE_SIZE:
         hd.file_bytes += 64;
         break;
-    case D_BLOB_OUTSIDE:
+    case D_BLOB_OUTSIDE: /* the table is checked before the payload's hash */
         table[hd.n_blobs - 1].bytes = bytes;
-        rehash_payload = true;
         break;
     case D_BLOB_UNALIGNED:
         table[0].offset += 4;
-        rehash_payload = true;
         break;
     case D_BLOB_COUNT:
         hd.n_blobs = 0xffffffffu;
         break;
     default:
         reseal = false;
-    }
-    if (rehash_payload) {
-        nn_hasher h;
-        /* The seed cache.c uses for payloads ("payl"). */
-        nn_hash_init(&h, 0x7061796cu);
-        nn_hash_update(&h, img + NN_CACHE_HEADER_SPAN, bytes - NN_CACHE_HEADER_SPAN);
-        nn_hash_final(&h, hd.payload_hash);
     }
     if (reseal)
         nn_cache_seal_header(&hd);
@@ -624,6 +617,89 @@ static void test_hash_paths(void)
     free(data);
 }
 
+/* FULLY_CONNECTED with 1.3 MB of float weights: its weights and its packed
+ * blob are large enough to be hashed as trees. */
+#define FC_IN 512
+#define FC_OUT 640
+
+static ANeuralNetworksModel *build_fc(const float *weights, const float *bias)
+{
+    ANeuralNetworksModel *m;
+    CHECK_OK(ANeuralNetworksModel_create(&m));
+    uint32_t next = 0, in_dims[2] = {2, FC_IN}, w_dims[2] = {FC_OUT, FC_IN}, b_dims[1] = {FC_OUT};
+    uint32_t out_dims[2] = {2, FC_OUT};
+    uint32_t in = add_operand(m, &next, ANEURALNETWORKS_TENSOR_FLOAT32, 2, in_dims, 0.0f, 0);
+    uint32_t w = add_operand(m, &next, ANEURALNETWORKS_TENSOR_FLOAT32, 2, w_dims, 0.0f, 0);
+    uint32_t b = add_operand(m, &next, ANEURALNETWORKS_TENSOR_FLOAT32, 1, b_dims, 0.0f, 0);
+    CHECK_OK(ANeuralNetworksModel_setOperandValue(m, w, weights, sizeof(float) * FC_IN * FC_OUT));
+    CHECK_OK(ANeuralNetworksModel_setOperandValue(m, b, bias, sizeof(float) * FC_OUT));
+    uint32_t out = add_operand(m, &next, ANEURALNETWORKS_TENSOR_FLOAT32, 2, out_dims, 0.0f, 0);
+    uint32_t ins[4] = {in, w, b, add_i32(m, &next, ANEURALNETWORKS_FUSED_NONE)};
+    CHECK_OK(ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_FULLY_CONNECTED, 4, ins, 1, &out));
+    CHECK_OK(ANeuralNetworksModel_identifyInputsAndOutputs(m, 1, &in, 1, &out));
+    CHECK_OK(ANeuralNetworksModel_finish(m));
+    return m;
+}
+
+static int run_fc(ANeuralNetworksModel *m, const char *dir, float *out, bool *hit)
+{
+    static float in[2 * FC_IN];
+    for (int i = 0; i < 2 * FC_IN; i++)
+        in[i] = (float)(i % 17) / 8.0f - 1.0f;
+    ANeuralNetworksCompilation *c = NULL;
+    int rc = ANeuralNetworksCompilation_create(m, &c);
+    if (rc == ANEURALNETWORKS_NO_ERROR && dir)
+        rc = ANeuralNetworksCompilation_setCaching(c, dir, token_a);
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksCompilation_finish(c);
+    *hit = rc == ANEURALNETWORKS_NO_ERROR && nn_cache_is_hit(c->cache);
+    ANeuralNetworksExecution *e = NULL;
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksExecution_create(c, &e);
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksExecution_setInput(e, 0, NULL, in, sizeof in);
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksExecution_setOutput(e, 0, NULL, out, sizeof(float) * 2 * FC_OUT);
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = ANeuralNetworksExecution_compute(e);
+    ANeuralNetworksExecution_free(e);
+    ANeuralNetworksCompilation_free(c);
+    return rc;
+}
+
+static void test_large_weights(void)
+{
+    char *dir = make_dir();
+    float *w = malloc(sizeof(float) * FC_IN * FC_OUT), bias[FC_OUT];
+    static float want[2 * FC_OUT], got[2 * FC_OUT];
+    CHECK(w != NULL);
+    if (!w) {
+        remove_dir(dir);
+        return;
+    }
+    for (size_t i = 0; i < (size_t)FC_IN * FC_OUT; i++)
+        w[i] = (float)((i * 31) % 97) / 97.0f - 0.5f;
+    for (int i = 0; i < FC_OUT; i++)
+        bias[i] = (float)i / 100.0f;
+    for (int round = 0; round < 2; round++) {
+        /* Round 1: one weight of the last chunk changes. */
+        if (round == 1)
+            w[(size_t)FC_IN * FC_OUT - 3] += 1.0f;
+        ANeuralNetworksModel *m = build_fc(w, bias);
+        bool hit;
+        CHECK_OK(run_fc(m, NULL, want, &hit));
+        memset(got, 0, sizeof got);
+        CHECK_OK(run_fc(m, dir, got, &hit));
+        CHECK(!hit && memcmp(got, want, sizeof want) == 0);
+        memset(got, 0, sizeof got);
+        CHECK_OK(run_fc(m, dir, got, &hit));
+        CHECK(hit && memcmp(got, want, sizeof want) == 0);
+        ANeuralNetworksModel_free(m);
+    }
+    free(w);
+    remove_dir(dir);
+}
+
 /* ---------------------------------------------------------- concurrency */
 
 typedef struct worker {
@@ -789,5 +865,6 @@ int main(int argc, char **argv)
     test_model_changes();
     test_unusable_places();
     test_hash_paths();
+    test_large_weights();
     return nt_summary();
 }

@@ -14,6 +14,7 @@
 #include "compile/cache.h"
 #include "kernels/blob.h"
 #include "kernels/isa.h"
+#include "util/threadpool.h"
 
 #ifndef NN_LIBRARY_VERSION
 #define NN_LIBRARY_VERSION "unversioned"
@@ -202,6 +203,50 @@ void nn_hash_final(nn_hasher *h, uint8_t out[NN_CACHE_HASH_BYTES])
 
 static void hash_u32(nn_hasher *h, uint32_t v) { nn_hash_update(h, &v, sizeof v); }
 
+/* Large buffers (weights, packed weights) are hashed as a tree: fixed-size
+ * chunks hashed on the thread pool, then their digests in order. The
+ * chunking does not depend on the number of threads, so neither does the
+ * result. */
+#define TREE_MIN_BYTES ((size_t)1 << 20)
+#define TREE_CHUNK ((size_t)1 << 18)
+
+typedef struct tree_job {
+    const uint8_t *data;
+    size_t bytes;
+    uint8_t *digests;
+} tree_job;
+
+static void hash_chunks(void *arg, size_t begin, size_t end)
+{
+    const tree_job *job = arg;
+    for (size_t i = begin; i < end; i++) {
+        size_t at = i * TREE_CHUNK, n = job->bytes - at < TREE_CHUNK ? job->bytes - at : TREE_CHUNK;
+        nn_hasher h;
+        nn_hash_init(&h, i);
+        nn_hash_update(&h, job->data + at, n);
+        nn_hash_final(&h, job->digests + i * NN_CACHE_HASH_BYTES);
+    }
+}
+
+/* Feeds data into h, as a tree when it is large. OUT_OF_MEMORY or NO_ERROR. */
+static int hash_large(nn_hasher *h, const void *data, size_t bytes)
+{
+    uint64_t length = bytes;
+    nn_hash_update(h, &length, sizeof length);
+    if (bytes < TREE_MIN_BYTES) {
+        nn_hash_update(h, data, bytes);
+        return ANEURALNETWORKS_NO_ERROR;
+    }
+    size_t chunks = (bytes + TREE_CHUNK - 1) / TREE_CHUNK;
+    tree_job job = {data, bytes, malloc(chunks * NN_CACHE_HASH_BYTES)};
+    if (job.digests == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    nn_parallel_for(chunks, 1, hash_chunks, &job);
+    nn_hash_update(h, job.digests, chunks * NN_CACHE_HASH_BYTES);
+    free(job.digests);
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
 /* ------------------------------------------------------------ model hash */
 
 typedef struct model_set {
@@ -236,10 +281,9 @@ static int hash_operand(nn_hasher *h, const nn_operand *o, model_set *set)
                        o->channel_quant.scale_count * sizeof *o->channel_quant.scales);
     }
     if (o->lifetime == NN_LIFETIME_CONSTANT) {
-        uint64_t length = o->length;
-        nn_hash_update(h, &length, sizeof length);
-        if (o->value)
-            nn_hash_update(h, o->value, o->length);
+        int rc = hash_large(h, o->value, o->value ? o->length : 0);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
     } else if (o->lifetime == NN_LIFETIME_SUBGRAPH) {
         int k = model_set_index(set, o->subgraph);
         if (k < 0) {
@@ -412,6 +456,44 @@ char *nn_cache_entry_path(const char *dir, const uint8_t *token)
     return path;
 }
 
+typedef struct recorded_blob {
+    cache_blob key;
+    void *data;
+} recorded_blob;
+
+/* The hash of the blob table and of each blob (from the image, or from the
+ * recorded blobs when rec is not NULL); the padding between blobs is never
+ * read, so it is not covered. */
+static int hash_payload(const cache_blob *table, uint32_t n, const uint8_t *image,
+                        const recorded_blob *rec, uint8_t out[NN_CACHE_HASH_BYTES])
+{
+    nn_hasher h;
+    nn_hash_init(&h, SEED_PAYLOAD);
+    nn_hash_update(&h, table, (size_t)n * sizeof *table);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *data = rec ? (const uint8_t *)rec[i].data : image + table[i].offset;
+        int rc = hash_large(&h, data, table[i].bytes);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
+    }
+    nn_hash_final(&h, out);
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+/* Whether the table of n blobs and the blobs lie inside the image. */
+static bool blobs_inside(const uint8_t *image, size_t bytes, uint32_t n)
+{
+    if (bytes < HEADER_SPAN || n > (bytes - HEADER_SPAN) / sizeof(cache_blob))
+        return false;
+    const cache_blob *t = (const cache_blob *)(image + HEADER_SPAN);
+    size_t data_start = HEADER_SPAN + (size_t)n * sizeof(cache_blob);
+    for (uint32_t i = 0; i < n; i++)
+        if (t[i].offset % NN_CACHE_ALIGN != 0 || t[i].offset < data_start ||
+            t[i].offset > bytes || t[i].bytes > bytes - t[i].offset)
+            return false;
+    return true;
+}
+
 void nn_cache_forge_identity(uint8_t *image, size_t bytes, const uint8_t *token,
                              const uint8_t *model_hash, bool fix_payload_hash)
 {
@@ -422,8 +504,9 @@ void nn_cache_forge_identity(uint8_t *image, size_t bytes, const uint8_t *token,
     header_identity(&hd, token, model_hash);
     if (fix_payload_hash) {
         hd.file_bytes = bytes;
-        if (bytes >= HEADER_SPAN)
-            hash_bytes(image + HEADER_SPAN, bytes - HEADER_SPAN, SEED_PAYLOAD, hd.payload_hash);
+        if (blobs_inside(image, bytes, hd.n_blobs))
+            hash_payload((const cache_blob *)(image + HEADER_SPAN), hd.n_blobs, image, NULL,
+                         hd.payload_hash);
     }
     nn_cache_seal_header(&hd);
     memcpy(image, &hd, sizeof hd);
@@ -431,10 +514,6 @@ void nn_cache_forge_identity(uint8_t *image, size_t bytes, const uint8_t *token,
 
 /* ------------------------------------------------------------- the store */
 
-typedef struct recorded_blob {
-    cache_blob key;
-    void *data;
-} recorded_blob;
 
 struct nn_cache {
     atomic_uint refs;
@@ -564,19 +643,13 @@ static const char *check_entry(const uint8_t *image, size_t bytes, const cache_h
         return "another model";
     if (hd.file_bytes != bytes)
         return "truncated or extended";
-    size_t payload = bytes - HEADER_SPAN;
-    if (hd.n_blobs > payload / sizeof(cache_blob))
-        return "blob table past the end";
-    hash_bytes(image + HEADER_SPAN, payload, SEED_PAYLOAD, sum);
+    if (!blobs_inside(image, bytes, hd.n_blobs))
+        return "a blob outside the entry";
+    const cache_blob *t = (const cache_blob *)(image + HEADER_SPAN);
+    if (hash_payload(t, hd.n_blobs, image, NULL, sum) != ANEURALNETWORKS_NO_ERROR)
+        return "out of memory";
     if (memcmp(sum, hd.payload_hash, sizeof sum) != 0)
         return "corrupt payload";
-    const cache_blob *t = (const cache_blob *)(image + HEADER_SPAN);
-    size_t data_start = HEADER_SPAN + (size_t)hd.n_blobs * sizeof(cache_blob);
-    for (uint32_t i = 0; i < hd.n_blobs; i++) {
-        if (t[i].offset % NN_CACHE_ALIGN != 0 || t[i].offset < data_start ||
-            t[i].offset > bytes || t[i].bytes > bytes - t[i].offset)
-            return "a blob outside the entry";
-    }
     *table = t;
     *n_blobs = hd.n_blobs;
     return NULL;
@@ -669,16 +742,12 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
     }
     hd->n_blobs = s->n_recorded;
     hd->file_bytes = offset;
-    nn_hasher h;
-    nn_hash_init(&h, SEED_PAYLOAD);
-    nn_hash_update(&h, table, table_bytes);
-    size_t at = HEADER_SPAN + table_bytes;
-    for (uint32_t i = 0; i < s->n_recorded; i++) {
-        nn_hash_update(&h, zeros, table[i].offset - at);
-        nn_hash_update(&h, s->recorded[i].data, table[i].bytes);
-        at = table[i].offset + table[i].bytes;
+    if (hash_payload(table, s->n_recorded, NULL, s->recorded, hd->payload_hash) !=
+        ANEURALNETWORKS_NO_ERROR) {
+        free(table);
+        nn_vlog("compilation cache: not writing %s: out of memory", path);
+        return;
     }
-    nn_hash_final(&h, hd->payload_hash);
     nn_cache_seal_header(hd);
 
     size_t dlen = strlen(dir);
@@ -700,7 +769,7 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
     uint8_t head[HEADER_SPAN] = {0};
     memcpy(head, hd, sizeof *hd);
     bool ok = write_all(fd, head, sizeof head) && write_all(fd, table, table_bytes);
-    at = HEADER_SPAN + table_bytes;
+    size_t at = HEADER_SPAN + table_bytes;
     for (uint32_t i = 0; ok && i < s->n_recorded; i++) {
         ok = write_all(fd, zeros, table[i].offset - at) &&
              write_all(fd, s->recorded[i].data, table[i].bytes);
