@@ -432,8 +432,12 @@ nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
     if (p->wide) {
         size_t bytes = cols * p->kq * 4;
         const int8_t *narrow = (const int8_t *)p->data;
+#if defined(NN_KERNELS_X86_64)
+        nn_widen_i8_avx2(narrow, p->wide, bytes); /* q_wide_b: AVX2 only */
+#else
         for (size_t i = 0; i < bytes; i++)
             p->wide[i] = narrow[i];
+#endif
     }
     return p;
 }
