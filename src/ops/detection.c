@@ -672,7 +672,7 @@ static int dp_execute(nn_op_call *c)
                     s[i] /= (uint32_t)classes;
                 for (size_t a = 0; a < anchors; a++)
                     maxsc[a] = bs[a * classes + cls];
-                size_t kept = seq_hard_nms(maxsc, boxes, 4, iou_thr, max_per_class, s, m);
+                size_t kept = seq_stable_hard_nms(maxsc, boxes, 4, iou_thr, max_per_class, s, m);
                 for (size_t i = 0; i < kept; i++)
                     s[i] = s[i] * (uint32_t)classes + (uint32_t)cls;
                 n = begin + kept;
@@ -695,7 +695,7 @@ static int dp_execute(nn_op_call *c)
                 if (m > score_thr)
                     sel[n++] = (uint32_t)a;
             }
-            size_t kept = seq_hard_nms(maxsc, boxes, 4, iou_thr, max_det, sel, n);
+            size_t kept = seq_stable_hard_nms(maxsc, boxes, 4, iou_thr, max_det, sel, n);
             size_t per = (size_t)max_cls_per_det < classes - 1 ? (size_t)max_cls_per_det
                                                                 : classes - 1;
             for (size_t i = 0; i < kept; i++) {
