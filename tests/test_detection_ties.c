@@ -11,7 +11,8 @@
  *   1: score 0.8, overlaps anchor 2 (IoU ~0.9)
  *   2: score 0.8
  *   3: score 0.9, apart from the others
- * Expected: anchor 3, then anchor 1; anchor 2 suppressed by anchor 1.
+ * Expected: anchor 3, then anchor 1; anchor 2 suppressed by anchor 1, also
+ * when the score threshold is 0.8 itself.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -40,7 +41,7 @@ static uint32_t add_scalar(ANeuralNetworksModel *m, int32_t type, const void *va
     return i;
 }
 
-static void run_case(bool regular_nms)
+static void run_case(bool regular_nms, float score_threshold)
 {
     static const float scores[ANCHORS * CLASSES] = {0, 0.1f, 0, 0.8f, 0, 0.8f, 0, 0.9f};
     static const float deltas[ANCHORS * 4] = {0};
@@ -51,7 +52,7 @@ static void run_case(bool regular_nms)
     const uint32_t d_scores[] = {1, ANCHORS, CLASSES}, d_deltas[] = {1, ANCHORS, 4};
     const uint32_t d_anchors[] = {ANCHORS, 4}, d_out[] = {1, MAX_DET};
     const uint32_t d_boxes[] = {1, MAX_DET, 4}, d_num[] = {1};
-    const float one = 1.0f, score_thr = 0.5f, iou_thr = 0.5f;
+    const float one = 1.0f, score_thr = score_threshold, iou_thr = 0.5f;
     const int32_t max_det = MAX_DET, per_det = 1, per_class = MAX_DET;
     const bool regular = regular_nms, bg_in_label = false;
 
@@ -115,7 +116,11 @@ static void run_case(bool regular_nms)
 
 int main(void)
 {
-    run_case(false);
-    run_case(true);
+    run_case(false, 0.5f);
+    run_case(true, 0.5f);
+    /* Only scores lower than the threshold are filtered (NeuralNetworks.h,
+     * input 11; TFLite agrees): a score equal to it stays a candidate. */
+    run_case(false, 0.8f);
+    run_case(true, 0.8f);
     return nt_summary();
 }
