@@ -809,7 +809,7 @@ static int run_child(const char *isa, const char *dir, const char *out_path, int
     pid_t pid = fork();
     if (pid == 0) {
         setenv("NNAPI_LINUX_ISA", isa, 1);
-        char k[8];
+        char k[16];
         snprintf(k, sizeof k, "%d", kind);
         execl("/proc/self/exe", "test_cache", "--child", dir, out_path, k, (char *)NULL);
         _exit(3);
