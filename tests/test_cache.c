@@ -751,6 +751,31 @@ static void test_threads(int kind)
     remove_dir(dir);
 }
 
+/* This program, for the child processes; a cross build's tests run under
+ * an emulator, which the children need too (tests/CMakeLists.txt sets
+ * NN_TEST_EMULATOR there). */
+static const char *self_path;
+
+/* In a forked child: runs this program with args (NULL-terminated, without
+ * argv[0]); never returns. */
+static void exec_self(const char *const *args)
+{
+    const char *emulator = getenv("NN_TEST_EMULATOR");
+    if (emulator && emulator[0]) {
+        char cmd[4096];
+        int n = snprintf(cmd, sizeof cmd, "exec %s '%s'", emulator, self_path);
+        for (int i = 0; args[i] && n > 0 && (size_t)n < sizeof cmd; i++)
+            n += snprintf(cmd + n, sizeof cmd - (size_t)n, " '%s'", args[i]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    } else {
+        const char *argv[8] = {self_path};
+        for (int i = 0; args[i] && i < 6; i++)
+            argv[i + 1] = args[i];
+        execv(self_path, (char *const *)argv);
+    }
+    _exit(3);
+}
+
 /* Child mode: compiles the model 20 times with the cache in dir, each
  * compared with its compilation without cache; exit 0 when all agree. */
 static int child_compile_loop(const char *dir, int kind)
@@ -782,8 +807,8 @@ static void test_processes(int kind)
         if (pids[p] == 0) {
             char k[16];
             snprintf(k, sizeof k, "%d", kind);
-            execl("/proc/self/exe", "test_cache", "--loop", dir, k, (char *)NULL);
-            _exit(3);
+            const char *args[] = {"--loop", dir, k, NULL};
+            exec_self(args);
         }
     }
     for (int p = 0; p < 2; p++) {
@@ -820,8 +845,8 @@ static int run_child(const char *isa, const char *dir, const char *out_path, int
         setenv("NNAPI_LINUX_ISA", isa, 1);
         char k[16];
         snprintf(k, sizeof k, "%d", kind);
-        execl("/proc/self/exe", "test_cache", "--child", dir, out_path, k, (char *)NULL);
-        _exit(3);
+        const char *args[] = {"--child", dir, out_path, k, NULL};
+        exec_self(args);
     }
     int status = -1;
     if (pid > 0)
@@ -860,6 +885,7 @@ static void test_other_isa(int kind)
 
 int main(int argc, char **argv)
 {
+    self_path = argv[0];
     if (argc == 5 && !strcmp(argv[1], "--child"))
         return child_compile(argv[2], argv[3], atoi(argv[4]));
     if (argc == 4 && !strcmp(argv[1], "--loop"))
