@@ -21,9 +21,12 @@
 /* nn_qgemm keeps int32 accumulators exact only below this depth. */
 #define QGEMM_MAX_K 65535u
 
+/* Inputs of rank 2 to 4. */
+#define BMM_MAX_RANK 4
+
 typedef struct bmm_shape {
     uint32_t batch_rank;
-    uint32_t out_batch[NN_MAX_RANK], x_batch[NN_MAX_RANK], y_batch[NN_MAX_RANK];
+    uint32_t out_batch[BMM_MAX_RANK - 2], x_batch[BMM_MAX_RANK - 2], y_batch[BMM_MAX_RANK - 2];
     size_t batches;
     size_t m, n, k;
     size_t x_rows, x_cols, y_rows, y_cols;
@@ -41,7 +44,7 @@ static int bmm_shape_of(const nn_op_call *c, bmm_shape *s)
 {
     const nn_tensor *x = c->in[0], *y = c->in[1];
     uint32_t r = x->rank;
-    if (r < 2 || r > 4 || y->rank != r)
+    if (r < 2 || r > BMM_MAX_RANK || y->rank != r)
         return NN_BAD;
     s->adj_x = shp_opt_bool(c, 2);
     s->adj_y = shp_opt_bool(c, 3);
@@ -114,7 +117,7 @@ static int bmm_prepare(nn_op_call *c)
     bmm_shape s;
     if (bmm_shape_of(c, &s))
         return NN_BAD;
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t dims[BMM_MAX_RANK];
     memcpy(dims, s.out_batch, s.batch_rank * sizeof dims[0]);
     dims[s.batch_rank] = (uint32_t)s.m;
     dims[s.batch_rank + 1] = (uint32_t)s.n;

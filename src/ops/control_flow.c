@@ -107,6 +107,7 @@ static void release_tensors(nn_tensor *t, uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         free(t[i].data);
         t[i].data = NULL;
+        nn_tensor_release_dims(&t[i]);
     }
 }
 
@@ -119,10 +120,14 @@ static int run_model(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *const *i
     nn_tensor *inputs = calloc(m->n_inputs ? m->n_inputs : 1, sizeof *inputs);
     if (inputs == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
-    for (uint32_t i = 0; i < m->n_inputs; i++)
+    for (uint32_t i = 0; i < m->n_inputs; i++) {
         inputs[i] = *in[i];
+        nn_tensor_borrow_dims(&inputs[i]);
+    }
     for (uint32_t i = 0; i < m->n_outputs; i++) {
+        nn_tensor_release_dims(&outputs[i]);
         outputs[i] = sp->tensors[m->outputs[i]];
+        nn_tensor_borrow_dims(&outputs[i]);
         outputs[i].data = NULL;
         outputs[i].omitted = false;
     }
@@ -131,15 +136,18 @@ static int run_model(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *const *i
     return rc;
 }
 
-static void adopt_outputs(nn_op_call *c, nn_tensor *results, uint32_t n)
+static int adopt_outputs(nn_op_call *c, nn_tensor *results, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         nn_tensor *o = c->out[i];
-        nn_tensor_copy_shape(o, &results[i]);
+        int rc = nn_tensor_copy_shape(o, &results[i]);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
         o->data = results[i].data;
         o->bytes = results[i].bytes;
         results[i].data = NULL;
     }
+    return ANEURALNETWORKS_NO_ERROR;
 }
 
 static int execute_if(nn_op_call *c)
@@ -153,7 +161,7 @@ static int execute_if(nn_op_call *c)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     int rc = run_model(c->ctx, sp, c->in + 3, results);
     if (rc == ANEURALNETWORKS_NO_ERROR)
-        adopt_outputs(c, results, c->n_out);
+        rc = adopt_outputs(c, results, c->n_out);
     release_tensors(results, c->n_out);
     free(results);
     return rc;
@@ -163,6 +171,10 @@ static int execute_if(nn_op_call *c)
 static int own_copy(const nn_tensor *src, nn_tensor *dst)
 {
     *dst = *src;
+    dst->data = NULL;
+    int rc = nn_tensor_own_dims(dst);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
     size_t bytes;
     if (!nn_tensor_bytes(src, &bytes))
         return ANEURALNETWORKS_OP_FAILED;
@@ -221,13 +233,14 @@ static int execute_while(nn_op_call *c)
         }
         release_tensors(values, n_carried);
         for (uint32_t i = 0; i < n_carried; i++) {
-            values[i] = next[i];
+            nn_tensor_move(&values[i], &next[i]);
             next[i].data = NULL;
         }
     }
     if (rc == ANEURALNETWORKS_NO_ERROR)
-        adopt_outputs(c, values, c->n_out);
+        rc = adopt_outputs(c, values, c->n_out);
     release_tensors(values, n_carried);
+    release_tensors(next, n_carried);
     free(values);
     free(args);
     free(next);

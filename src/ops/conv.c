@@ -489,8 +489,9 @@ static int tconv_weights_build(const nn_tensor *in, const nn_tensor *f, const nn
             memcpy(perm + (((size_t)t * cout + o) * cin) * es,
                    (const uint8_t *)f->data + (((size_t)o * taps + t) * cin) * es, cin * es);
     nn_tensor pf = *f;
+    nn_tensor_borrow_dims(&pf);
     pf.data = perm;
-    pf.rank = 4;
+    nn_tensor_set_small_rank(&pf, 4);
     pf.dims[0] = cout * taps;
     pf.dims[1] = pf.dims[2] = 1;
     pf.dims[3] = cin;

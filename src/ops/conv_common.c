@@ -238,7 +238,7 @@ void nn_conv_nhwc_dims(const nn_tensor *t, bool nchw, uint32_t d[4])
 
 void nn_conv_set_dims(nn_tensor *t, bool nchw, const uint32_t d[4])
 {
-    t->rank = 4;
+    nn_tensor_set_small_rank(t, 4);
     t->dims[0] = d[0];
     if (nchw) {
         t->dims[1] = d[3];

@@ -27,7 +27,7 @@ enum { FL3 = ANEURALNETWORKS_FEATURE_LEVEL_3, FL4 = ANEURALNETWORKS_FEATURE_LEVE
 
 static void set_dims(nn_tensor *t, uint32_t rank, uint32_t d0, uint32_t d1, uint32_t d2)
 {
-    t->rank = rank;
+    nn_tensor_set_small_rank(t, rank);
     t->dims[0] = d0;
     t->dims[1] = d1;
     t->dims[2] = d2;

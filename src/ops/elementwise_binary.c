@@ -39,10 +39,10 @@ static const binary_spec specs[] = {
     {ANEURALNETWORKS_SUB, NN_EW_SUB, sub_types, true, 4},
     {ANEURALNETWORKS_MUL, NN_EW_MUL, add_mul_types, true, 4},
     {ANEURALNETWORKS_DIV, NN_EW_DIV, div_types, true, 4},
-    {ANEURALNETWORKS_MAXIMUM, NN_EW_MAX, max_min_types, false, NN_MAX_RANK},
-    {ANEURALNETWORKS_MINIMUM, NN_EW_MIN, max_min_types, false, NN_MAX_RANK},
-    {ANEURALNETWORKS_POW, NN_EW_POW, pow_types, false, NN_MAX_RANK},
-    {ANEURALNETWORKS_PRELU, NN_EW_PRELU, prelu_types, false, NN_MAX_RANK},
+    {ANEURALNETWORKS_MAXIMUM, NN_EW_MAX, max_min_types, false, NN_ANY_RANK},
+    {ANEURALNETWORKS_MINIMUM, NN_EW_MIN, max_min_types, false, NN_ANY_RANK},
+    {ANEURALNETWORKS_POW, NN_EW_POW, pow_types, false, NN_ANY_RANK},
+    {ANEURALNETWORKS_PRELU, NN_EW_PRELU, prelu_types, false, NN_ANY_RANK},
 };
 
 static const binary_spec *spec_of(int32_t code)

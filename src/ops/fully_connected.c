@@ -70,7 +70,7 @@ static int prepare_fc(nn_op_call *c)
     if (batch > UINT32_MAX)
         return ANEURALNETWORKS_BAD_DATA;
     nn_tensor *out = c->out[0];
-    out->rank = 2;
+    nn_tensor_set_small_rank(out, 2);
     out->dims[0] = (uint32_t)batch;
     out->dims[1] = units;
     c->scratch_bytes = 0;
@@ -83,7 +83,8 @@ static int prepare_fc(nn_op_call *c)
 static int fc_weights(const nn_op_call *c, nn_conv_weights **w)
 {
     nn_tensor f = *c->in[1];
-    f.rank = 4;
+    nn_tensor_borrow_dims(&f);
+    nn_tensor_set_small_rank(&f, 4);
     f.dims[3] = f.dims[1];
     f.dims[1] = f.dims[2] = 1;
     const nn_tensor *b = c->in[2]->omitted ? NULL : c->in[2];

@@ -213,7 +213,7 @@ static int lsh_prepare(nn_op_call *c)
         return SEQ_OK;
     int32_t type = nn_scalar_i32(c->in[3]);
     nn_tensor *out = c->out[0];
-    out->rank = 1;
+    nn_tensor_set_small_rank(out, 1);
     if (type == LSH_DENSE) {
         uint64_t n = (uint64_t)funcs * bits;
         if (n > UINT32_MAX)

@@ -338,14 +338,14 @@ static int params_validate(const nn_op_call *c, int act, int clip, int32_t t)
 
 static void set2(nn_tensor *t, size_t a, size_t b)
 {
-    t->rank = 2;
+    nn_tensor_set_small_rank(t, 2);
     t->dims[0] = (uint32_t)a;
     t->dims[1] = (uint32_t)b;
 }
 
 static void set3(nn_tensor *t, size_t a, size_t b, size_t c)
 {
-    t->rank = 3;
+    nn_tensor_set_small_rank(t, 3);
     t->dims[0] = (uint32_t)a;
     t->dims[1] = (uint32_t)b;
     t->dims[2] = (uint32_t)c;

@@ -36,9 +36,8 @@ static int prepare_same_shape(nn_op_call *c, uint32_t axis_idx)
         if (err)
             return err;
     }
-    nn_tensor_copy_shape(c->out[0], c->in[0]);
     c->scratch_bytes = 0;
-    return ANEURALNETWORKS_NO_ERROR;
+    return nn_tensor_copy_shape(c->out[0], c->in[0]);
 }
 
 /* ---- L2_NORMALIZATION ---- */

@@ -39,7 +39,7 @@ static int rm_prepare(nn_op_call *c)
     if (n <= 0)
         return SEQ_BAD;
     nn_tensor *out = c->out[0];
-    out->rank = 2;
+    nn_tensor_set_small_rank(out, 2);
     out->dims[0] = logits->dims[0];
     out->dims[1] = (uint32_t)n;
     return SEQ_OK;

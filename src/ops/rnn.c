@@ -248,7 +248,7 @@ static int rnn_prepare(nn_op_call *c)
         h->dims[0] != B || h->dims[1] != U)
         return SEQ_BAD;
     for (int i = 0; i < 2; i++) {
-        c->out[i]->rank = 2;
+        nn_tensor_set_small_rank(c->out[i], 2);
         c->out[i]->dims[0] = B;
         c->out[i]->dims[1] = U;
     }
@@ -348,12 +348,12 @@ static int urnn_prepare(nn_op_call *c)
         h->dims[0] != B || h->dims[1] != U)
         return SEQ_BAD;
     nn_tensor *o = c->out[0];
-    o->rank = 3;
+    nn_tensor_set_small_rank(o, 3);
     o->dims[0] = x->dims[0];
     o->dims[1] = x->dims[1];
     o->dims[2] = U;
     if (c->n_out == 2) {
-        c->out[1]->rank = 2;
+        nn_tensor_set_small_rank(c->out[1], 2);
         c->out[1]->dims[0] = B;
         c->out[1]->dims[1] = U;
     }
@@ -524,7 +524,7 @@ static int brnn_dims_of(const nn_op_call *c, brnn_dims *d)
 
 static void set3(nn_tensor *t, size_t a, size_t b, size_t c)
 {
-    t->rank = 3;
+    nn_tensor_set_small_rank(t, 3);
     t->dims[0] = (uint32_t)a;
     t->dims[1] = (uint32_t)b;
     t->dims[2] = (uint32_t)c;
@@ -532,7 +532,7 @@ static void set3(nn_tensor *t, size_t a, size_t b, size_t c)
 
 static void set2(nn_tensor *t, size_t a, size_t b)
 {
-    t->rank = 2;
+    nn_tensor_set_small_rank(t, 2);
     t->dims[0] = (uint32_t)a;
     t->dims[1] = (uint32_t)b;
 }
@@ -684,7 +684,8 @@ static int svdf_prepare(nn_op_call *c)
     uint32_t U = F / rank;
     if (!bias->omitted && (bias->rank != 1 || bias->dims[0] != U))
         return SEQ_BAD;
-    nn_tensor_copy_shape(c->out[0], st);
+    if (nn_tensor_copy_shape(c->out[0], st) != SEQ_OK)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
     set2(c->out[1], B, U);
     return SEQ_OK;
 }

@@ -100,7 +100,7 @@ static int roi_prepare_common(nn_op_call *c, uint32_t layout_idx)
     if (oh <= 0 || ow <= 0)
         return SEQ_BAD;
     nn_tensor *out = c->out[0];
-    out->rank = 4;
+    nn_tensor_set_small_rank(out, 4);
     out->dims[0] = rois->dims[0];
     out->dims[1] = nchw ? in->dims[1] : (uint32_t)oh;
     out->dims[2] = nchw ? (uint32_t)oh : (uint32_t)ow;
@@ -412,10 +412,10 @@ static int heat_prepare(nn_op_call *c)
     if (h != w || (n > 0 && h < 2) || boxes->dims[0] != n || boxes->dims[1] != 4)
         return SEQ_BAD;
     nn_tensor *o0 = c->out[0], *o1 = c->out[1];
-    o0->rank = 2;
+    nn_tensor_set_small_rank(o0, 2);
     o0->dims[0] = n;
     o0->dims[1] = k;
-    o1->rank = 3;
+    nn_tensor_set_small_rank(o1, 3);
     o1->dims[0] = n;
     o1->dims[1] = k;
     o1->dims[2] = 2;

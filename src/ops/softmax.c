@@ -23,7 +23,7 @@ static int softmax_validate_kind(const nn_op_call *c, bool log)
         return ANEURALNETWORKS_BAD_DATA;
     if (beta->data && !(nn_scalar_f32(beta) > 0.0f))
         return ANEURALNETWORKS_BAD_DATA;
-    if (nn_check_rank(in, 1, log ? NN_MAX_RANK : 4))
+    if (nn_check_rank(in, 1, log ? NN_ANY_RANK : 4))
         return ANEURALNETWORKS_BAD_DATA;
     int32_t fl = c->feature_level;
     if (!log && fl > 0 && fl < ANEURALNETWORKS_FEATURE_LEVEL_3 &&
@@ -51,9 +51,8 @@ static int prepare_softmax(nn_op_call *c)
     int err = nn_read_axis(c, 2, c->in[0]->rank, &axis, &known);
     if (err)
         return err;
-    nn_tensor_copy_shape(c->out[0], c->in[0]);
     c->scratch_bytes = 0;
-    return ANEURALNETWORKS_NO_ERROR;
+    return nn_tensor_copy_shape(c->out[0], c->in[0]);
 }
 
 typedef struct sm_job {
