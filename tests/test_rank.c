@@ -115,10 +115,12 @@ static result run_op(int32_t op, const tens *ins, uint32_t n_in, const tens *out
         rc = ANeuralNetworksExecution_compute(e);
     if (r.add == ANEURALNETWORKS_NO_ERROR)
         r.compute = rc;
+    /* A shape that cannot be read back shows as rank UINT32_MAX. */
     if (rc == ANEURALNETWORKS_NO_ERROR &&
-        ANeuralNetworksExecution_getOutputOperandRank(e, 0, &r.rank) == ANEURALNETWORKS_NO_ERROR &&
-        r.rank <= MAX_TEST_RANK && r.rank > 0 &&
-        ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, r.dims) != ANEURALNETWORKS_NO_ERROR)
+        (ANeuralNetworksExecution_getOutputOperandRank(e, 0, &r.rank) != ANEURALNETWORKS_NO_ERROR ||
+         r.rank > MAX_TEST_RANK || r.rank == 0 ||
+         ANeuralNetworksExecution_getOutputOperandDimensions(e, 0, r.dims) !=
+                 ANEURALNETWORKS_NO_ERROR))
         r.rank = UINT32_MAX;
     ANeuralNetworksExecution_free(e);
     ANeuralNetworksCompilation_free(c);

@@ -22,8 +22,7 @@ static int gather_validate(const nn_op_call *c)
         !shp_rank_in(in, 1, NN_ANY_RANK) || nn_check_type(c->in[1], ANEURALNETWORKS_INT32) ||
         nn_check_type(c->in[2], T_I32) || shp_check_same_q(in, c->out[0]))
         return NN_BAD;
-    uint32_t a;
-    if (in->rank && c->in[1]->data && !shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a))
+    if (shp_check_axis_value(c, 1, in->rank))
         return NN_BAD;
     return shp_validate_shapes(c, gather_prepare);
 }

@@ -312,8 +312,7 @@ static int arg_validate(const nn_op_call *c)
         nn_check_quant(in) || nn_check_type(c->in[1], ANEURALNETWORKS_INT32) ||
         nn_check_type(c->out[0], T_I32))
         return NN_BAD;
-    uint32_t a;
-    if (in->rank && c->in[1]->data && !shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a))
+    if (shp_check_axis_value(c, 1, in->rank))
         return NN_BAD;
     return shp_validate_shapes(c, arg_prepare);
 }
@@ -400,7 +399,10 @@ static int topk_validate(const nn_op_call *c)
         nn_check_type(c->in[1], ANEURALNETWORKS_INT32) || shp_check_same_q(in, c->out[0]) ||
         nn_check_type(c->out[1], T_I32))
         return NN_BAD;
-    if (c->in[1]->data && nn_scalar_i32(c->in[1]) < 1)
+    /* Android's TOPK_V2 checks k when it prepares. */
+    if (c->in[1]->data &&
+        nn_check_value(c, nn_scalar_i32(c->in[1]) >= 1, "input 1 (k) %d is below 1",
+                       nn_scalar_i32(c->in[1])))
         return NN_BAD;
     return shp_validate_shapes(c, topk_prepare);
 }

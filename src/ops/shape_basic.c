@@ -142,9 +142,9 @@ static int expand_validate(const nn_op_call *c)
     if (nn_check_counts(c, 2, 2, 1) || shp_check_type(c, c->in[0]->type, EXPAND_TYPES) ||
         nn_check_type(c->in[1], ANEURALNETWORKS_INT32) || shp_check_same_q(c->in[0], c->out[0]))
         return NN_BAD;
+    /* Android's CPU executor checks the axis when it runs EXPAND_DIMS. */
     const nn_tensor *in = c->in[0];
-    uint32_t a;
-    if (in->rank > 0 && c->in[1]->data && !shp_axis(nn_scalar_i32(c->in[1]), in->rank + 1, &a))
+    if (in->rank > 0 && in->rank < UINT32_MAX && shp_check_axis_value(c, 1, in->rank + 1))
         return NN_BAD;
     return shp_validate_shapes(c, expand_prepare);
 }

@@ -25,6 +25,17 @@ int shp_check_opt_scalar(const nn_op_call *c, uint32_t idx, int32_t type, int32_
     return t->type == type ? NN_OK : NN_BAD;
 }
 
+int shp_check_axis_value(const nn_op_call *c, uint32_t idx, uint32_t rank)
+{
+    const nn_tensor *t = c->in[idx];
+    if (rank == 0 || t->data == NULL)
+        return NN_OK;
+    uint32_t a;
+    int32_t v = nn_scalar_i32(t);
+    return nn_check_value(c, shp_axis(v, rank, &a), "input %u (axis) %d is outside [-%u, %u)",
+                          idx, v, rank, rank);
+}
+
 bool shp_opt_bool(const nn_op_call *c, uint32_t idx)
 {
     if (!shp_present(c, idx) || c->in[idx]->data == NULL)

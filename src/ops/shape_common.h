@@ -60,6 +60,12 @@ static inline bool shp_axis(int32_t axis, uint32_t rank, uint32_t *out)
     return true;
 }
 
+/* A constant axis (INT32 input idx) for a tensor of the given rank, when
+ * both are known, through nn_check_value: Android's operations check axis
+ * values when they prepare, so a model with one out of range builds and
+ * computing it fails. */
+int shp_check_axis_value(const nn_op_call *c, uint32_t idx, uint32_t rank);
+
 /* Element i of an INT32 tensor (data may be unaligned). */
 static inline int32_t shp_i32(const nn_tensor *t, size_t i)
 {

@@ -221,11 +221,12 @@ static int shuffle_validate(const nn_op_call *c)
         !shp_rank_in(c->in[0], 1, 4) || nn_check_type(c->in[1], ANEURALNETWORKS_INT32) ||
         nn_check_type(c->in[2], ANEURALNETWORKS_INT32) || shp_check_same_q(c->in[0], c->out[0]))
         return NN_BAD;
-    uint32_t a;
-    if (c->in[1]->data && nn_scalar_i32(c->in[1]) <= 0)
+    /* Android's CHANNEL_SHUFFLE checks groups and axis when it prepares. */
+    if (c->in[1]->data &&
+        nn_check_value(c, nn_scalar_i32(c->in[1]) > 0, "input 1 (groups) %d is not positive",
+                       nn_scalar_i32(c->in[1])))
         return NN_BAD;
-    if (c->in[0]->rank > 0 && c->in[2]->data &&
-        !shp_axis(nn_scalar_i32(c->in[2]), c->in[0]->rank, &a))
+    if (shp_check_axis_value(c, 2, c->in[0]->rank))
         return NN_BAD;
     return shp_validate_shapes(c, shuffle_prepare);
 }
@@ -508,8 +509,7 @@ static int concat_validate(const nn_op_call *c)
             (t->scale != out->scale || t->zero_point != out->zero_point))
             return NN_BAD;
     }
-    uint32_t a;
-    if (in0->rank && axis->data && !shp_axis(nn_scalar_i32(axis), in0->rank, &a))
+    if (shp_check_axis_value(c, n, in0->rank))
         return NN_BAD;
     return shp_validate_shapes(c, concat_prepare);
 }
@@ -614,10 +614,14 @@ static int split_validate(const nn_op_call *c)
     for (uint32_t i = 0; i < c->n_out; i++)
         if (shp_check_same_q(c->in[0], c->out[i]))
             return NN_BAD;
-    if (c->in[2]->data && nn_scalar_i32(c->in[2]) != (int32_t)c->n_out)
+    /* Android's CPU executor checks the split count and the axis when it
+     * runs SPLIT. */
+    if (c->in[2]->data &&
+        nn_check_value(c, nn_scalar_i32(c->in[2]) == (int32_t)c->n_out,
+                       "input 2 (num_splits) %d for %u outputs", nn_scalar_i32(c->in[2]),
+                       c->n_out))
         return NN_BAD;
-    uint32_t a;
-    if (c->in[0]->rank && c->in[1]->data && !shp_axis(nn_scalar_i32(c->in[1]), c->in[0]->rank, &a))
+    if (shp_check_axis_value(c, 1, c->in[0]->rank))
         return NN_BAD;
     return shp_validate_shapes(c, split_prepare);
 }
