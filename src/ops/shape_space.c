@@ -206,7 +206,10 @@ static int d2s_validate(const nn_op_call *c)
 {
     if (layout_validate(c, 2, FL1_TYPES) || nn_check_type(c->in[1], ANEURALNETWORKS_INT32))
         return NN_BAD;
-    if (c->in[1]->data && nn_scalar_i32(c->in[1]) < 1)
+    /* Android checks the block size when it prepares the operation. */
+    if (c->in[1]->data &&
+        nn_check_value(c, nn_scalar_i32(c->in[1]) >= 1, "input 1 (block size) %d is below 1",
+                       nn_scalar_i32(c->in[1])))
         return NN_BAD;
     return shp_validate_shapes(c, d2s_prepare);
 }
@@ -285,12 +288,16 @@ const nn_op_def nn_op_SPACE_TO_DEPTH = {
 
 /* ---- SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND ---- */
 
-static int block_check(const nn_tensor *b)
+static int block_check(const nn_op_call *c, const nn_tensor *b)
 {
     if (nn_check_type(b, T_I32) || !shp_rank_in(b, 1, 1) ||
         (b->rank == 1 && b->dims[0] && b->dims[0] != 2))
         return NN_BAD;
-    if (shp_i32_ready(b) && nn_tensor_count(b) == 2 && (shp_i32(b, 0) < 1 || shp_i32(b, 1) < 1))
+    /* Block sizes are values: Android checks them when it prepares. */
+    if (shp_i32_ready(b) && nn_tensor_count(b) == 2 &&
+        nn_check_value(c, shp_i32(b, 0) >= 1 && shp_i32(b, 1) >= 1,
+                       "input 1 (block sizes) %d, %d: each must be at least 1", shp_i32(b, 0),
+                       shp_i32(b, 1)))
         return NN_BAD;
     return NN_OK;
 }
@@ -298,7 +305,7 @@ static int block_check(const nn_tensor *b)
 static int s2b_validate(const nn_op_call *c)
 {
     bool s2b = c->op_type == ANEURALNETWORKS_SPACE_TO_BATCH_ND;
-    if (layout_validate(c, s2b ? 3 : 2, FL2_TYPES) || block_check(c->in[1]))
+    if (layout_validate(c, s2b ? 3 : 2, FL2_TYPES) || block_check(c, c->in[1]))
         return NN_BAD;
     if (s2b) {
         const nn_tensor *p = c->in[2];
