@@ -344,7 +344,9 @@ static void test_reduce_ops(void)
 {
     static const int32_t axes_bad[] = {5}, axes1[] = {1};
     static const float faxes[] = {1.0f};
-    BAD("MEAN axis out of range", MEAN,
+    /* Android's MEAN and REDUCE_* check axis values when they prepare: the
+     * model builds, computing it fails (issue 15). */
+    RUN("MEAN axis out of range", OP_FAILED, MEAN,
         ((opnd[]){TENSOR(F32, 2, 2, 2), CONST_TENSOR(I32, axes_bad, 1, 1), SCALAR(S_I32, &k0)}),
         ((opnd[]){TENSOR(F32, 1, 2)}));
     BAD("REDUCE_SUM quant8 input", REDUCE_SUM,

@@ -63,7 +63,7 @@ static int binary_validate(const nn_op_call *c)
         return ANEURALNETWORKS_BAD_DATA;
     const nn_tensor *a = c->in[0], *b = c->in[1], *o = c->out[0];
     if (nn_ew_check_type_level(c, a->type, s->types) != ANEURALNETWORKS_NO_ERROR ||
-        b->type != a->type || o->type != a->type)
+        nn_expect_type(c, false, 1, a->type) || nn_expect_type(c, true, 0, a->type))
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_check_rank(a, 1, s->max_rank) || nn_check_rank(b, 1, s->max_rank) ||
         nn_check_rank(o, 1, s->max_rank))

@@ -145,7 +145,7 @@ static int hash_validate(const nn_op_call *c)
         return NN_BAD;
     if (keys->rank && values->rank && keys->dims[0] && values->dims[0] &&
         keys->dims[0] != values->dims[0])
-        return NN_BAD;
+        return nn_invalid("%u keys for %u values", keys->dims[0], values->dims[0]);
     return shp_validate_shapes(c, hash_prepare);
 }
 

@@ -195,6 +195,11 @@ int nn_check_counts(const nn_op_call *c, uint32_t min_in, uint32_t max_in, uint3
 int nn_check_type(const nn_tensor *t, int32_t type);
 /* Rank check that passes for an unknown-rank tensor. */
 int nn_check_rank(const nn_tensor *t, uint32_t min_rank, uint32_t max_rank);
+/* Input idx (or output idx, when is_output) of the call has the given type;
+ * otherwise BAD_DATA, the reason naming the operand and both types. */
+int nn_expect_type(const nn_op_call *c, bool is_output, uint32_t idx, int32_t type);
+/* Output idx has the scale and zero point of input in_idx. */
+int nn_expect_same_quant(const nn_op_call *c, uint32_t out_idx, uint32_t in_idx);
 /* Quant8 tensors: scale > 0 and zero point in the type's range. */
 int nn_check_quant(const nn_tensor *t);
 

@@ -277,6 +277,25 @@ int nn_check_type(const nn_tensor *t, int32_t type)
     return ANEURALNETWORKS_NO_ERROR;
 }
 
+int nn_expect_type(const nn_op_call *c, bool is_output, uint32_t idx, int32_t type)
+{
+    const nn_tensor *t = is_output ? c->out[idx] : c->in[idx];
+    if (t->type == type)
+        return ANEURALNETWORKS_NO_ERROR;
+    return nn_invalid("%s %u of type %s, expected %s", is_output ? "output" : "input", idx,
+                      t->type < 0 ? "(missing)" : nn_type_name(t->type), nn_type_name(type));
+}
+
+int nn_expect_same_quant(const nn_op_call *c, uint32_t out_idx, uint32_t in_idx)
+{
+    const nn_tensor *o = c->out[out_idx], *in = c->in[in_idx];
+    if (o->scale == in->scale && o->zero_point == in->zero_point)
+        return ANEURALNETWORKS_NO_ERROR;
+    return nn_invalid("output %u scale %g and zero point %d, input %u has %g and %d", out_idx,
+                      (double)o->scale, o->zero_point, in_idx, (double)in->scale,
+                      in->zero_point);
+}
+
 int nn_check_rank(const nn_tensor *t, uint32_t min_rank, uint32_t max_rank)
 {
     if (t->rank == 0 && nn_type_is_tensor(t->type))

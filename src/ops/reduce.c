@@ -89,8 +89,11 @@ static int reduce_validate(const nn_op_call *c)
         nn_check_type(c->in[2], mean ? ANEURALNETWORKS_INT32 : ANEURALNETWORKS_BOOL) ||
         shp_check_same_q(in, c->out[0]))
         return NN_BAD;
+    /* Axis values: Android's reductions check them when they prepare. */
     bool mask[4]; /* the rank is at most 4 here */
-    if (in->rank && shp_i32_ready(axes) && shp_axes_mask(axes, in->rank, mask))
+    if (in->rank && shp_i32_ready(axes) &&
+        nn_check_value(c, shp_axes_mask(axes, in->rank, mask) == NN_OK,
+                       "input 1 (axes) has a value outside [-%u, %u)", in->rank, in->rank))
         return NN_BAD;
     return shp_validate_shapes(c, reduce_prepare);
 }

@@ -226,10 +226,14 @@ static int fill_value_type(int32_t out_type)
 
 static int fill_validate(const nn_op_call *c)
 {
-    if (nn_check_counts(c, 2, 2, 1) || c->feature_level < FL4 ||
-        nn_check_type(c->in[0], T_I32) || !shp_rank_in(c->in[0], 1, 1) ||
-        fill_value_type(c->out[0]->type) < 0 ||
-        c->in[1]->type != fill_value_type(c->out[0]->type))
+    if (nn_check_counts(c, 2, 2, 1) || nn_check_type(c->in[0], T_I32) ||
+        !shp_rank_in(c->in[0], 1, 1))
+        return NN_BAD;
+    if (c->feature_level < FL4)
+        return nn_invalid("FILL needs feature level 4");
+    if (fill_value_type(c->out[0]->type) < 0)
+        return nn_invalid("an output of type %s", nn_type_name(c->out[0]->type));
+    if (nn_expect_type(c, false, 1, fill_value_type(c->out[0]->type)))
         return NN_BAD;
     return shp_validate_shapes(c, fill_prepare);
 }

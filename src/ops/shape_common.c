@@ -18,11 +18,11 @@ int shp_check_opt_scalar(const nn_op_call *c, uint32_t idx, int32_t type, int32_
     if (idx >= c->n_in)
         return NN_OK;
     if (c->feature_level < level)
-        return NN_BAD;
+        return nn_invalid("input %u needs feature level %d", idx, (int)level);
     const nn_tensor *t = c->in[idx];
     if (t->omitted)
         return NN_OK;
-    return t->type == type ? NN_OK : NN_BAD;
+    return nn_expect_type(c, false, idx, type);
 }
 
 int shp_check_axis_value(const nn_op_call *c, uint32_t idx, uint32_t rank)
@@ -46,10 +46,14 @@ bool shp_opt_bool(const nn_op_call *c, uint32_t idx)
 int shp_check_same_q(const nn_tensor *in, const nn_tensor *out)
 {
     if (in->type != out->type)
-        return NN_BAD;
+        return nn_invalid("an output of type %s for an input of type %s",
+                          out->type < 0 ? "(missing)" : nn_type_name(out->type),
+                          in->type < 0 ? "(missing)" : nn_type_name(in->type));
     if (nn_type_is_quant8(in->type) &&
         (in->scale != out->scale || in->zero_point != out->zero_point))
-        return NN_BAD;
+        return nn_invalid("output scale %g and zero point %d, the input has %g and %d",
+                          (double)out->scale, out->zero_point, (double)in->scale,
+                          in->zero_point);
     return nn_check_quant(in);
 }
 

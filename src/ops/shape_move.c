@@ -138,7 +138,8 @@ static int tile_validate(const nn_op_call *c)
         return NN_BAD;
     const nn_tensor *in = c->in[0], *m = c->in[1];
     if (in->rank > 0 && m->rank == 1 && m->dims[0] != 0 && m->dims[0] != in->rank)
-        return NN_BAD;
+        return nn_invalid("input 1 (multiples) of %u elements for an input of rank %u",
+                          m->dims[0], in->rank);
     return shp_validate_shapes(c, tile_prepare);
 }
 
@@ -492,22 +493,24 @@ const nn_op_def nn_op_STRIDED_SLICE = {
 static int concat_validate(const nn_op_call *c)
 {
     if (c->n_in < 2 || c->n_out != 1)
-        return NN_BAD;
+        return nn_invalid("%u inputs and %u outputs, expected at least 2 inputs and 1 output",
+                          c->n_in, c->n_out);
     uint32_t n = c->n_in - 1;
     const nn_tensor *in0 = c->in[0], *out = c->out[0], *axis = c->in[n];
-    if (shp_check_type(c, in0->type, CONCAT_TYPES) || out->type != in0->type ||
+    if (shp_check_type(c, in0->type, CONCAT_TYPES) || nn_expect_type(c, true, 0, in0->type) ||
         nn_check_type(axis, ANEURALNETWORKS_INT32) || nn_check_quant(out))
         return NN_BAD;
     for (uint32_t i = 0; i < n; i++) {
         const nn_tensor *t = c->in[i];
-        if (t->type != in0->type || !shp_rank_in(t, 1, 4) || nn_check_quant(t))
+        if (nn_expect_type(c, false, i, in0->type) || !shp_rank_in(t, 1, 4) || nn_check_quant(t))
             return NN_BAD;
         if (t->rank && in0->rank && t->rank != in0->rank)
-            return NN_BAD;
+            return nn_invalid("input %u of rank %u, input 0 has rank %u", i, t->rank, in0->rank);
         /* Quant8 inputs were requantized only from FL3 on. */
         if (t->type == T_QA8 && c->feature_level < FL3 &&
             (t->scale != out->scale || t->zero_point != out->zero_point))
-            return NN_BAD;
+            return nn_invalid("input %u quantization differs from the output's before feature "
+                              "level 3", i);
     }
     if (shp_check_axis_value(c, n, in0->rank))
         return NN_BAD;

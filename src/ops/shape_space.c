@@ -107,7 +107,7 @@ static int pad_validate(const nn_op_call *c)
         int32_t vt = in->type == T_F32   ? ANEURALNETWORKS_FLOAT32
                      : in->type == T_F16 ? ANEURALNETWORKS_FLOAT16
                                          : ANEURALNETWORKS_INT32;
-        if (c->in[2]->type != vt)
+        if (nn_expect_type(c, false, 2, vt))
             return NN_BAD;
     }
     return shp_validate_shapes(c, pad_prepare);
