@@ -327,7 +327,8 @@ static int ql_validate(const nn_op_call *c)
     if (seq_presence(c, QL_PROJ_B) == SEQ_PRESENT && seq_presence(c, QL_PROJ) == SEQ_ABSENT)
         bad = 1;
     if (bad)
-        return SEQ_BAD;
+        return nn_invalid("optional weights given in part: a group (CIFG, peephole, layer norm "
+                          "or projection) must be all present or all omitted");
     for (int i = QL_CELL_CLIP; i <= QL_PROJ_CLIP; i++)
         if (ql_has(c, i) && (c->in[i]->type != ANEURALNETWORKS_FLOAT32 ||
                              (c->in[i]->data && nn_scalar_f32(c->in[i]) < 0.0f)))

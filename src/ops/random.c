@@ -16,13 +16,13 @@ static int rm_validate(const nn_op_call *c)
     const nn_tensor *logits = c->in[0];
     if (logits->type != ANEURALNETWORKS_TENSOR_FLOAT32 &&
         logits->type != ANEURALNETWORKS_TENSOR_FLOAT16)
-        return SEQ_BAD;
+        return nn_invalid("input 0 (logits) of type %s", nn_type_name(logits->type));
     if (nn_check_rank(logits, 2, 2) || seq_check_scalar(c->in[1], ANEURALNETWORKS_INT32) ||
         seq_check_tensor(c->in[2], ANEURALNETWORKS_TENSOR_INT32, 1) ||
         c->out[0]->type != ANEURALNETWORKS_TENSOR_INT32)
         return SEQ_BAD;
     if (c->in[1]->data != NULL && nn_scalar_i32(c->in[1]) <= 0)
-        return SEQ_BAD;
+        return nn_invalid("input 1 (samples) %d is not positive", nn_scalar_i32(c->in[1]));
     if (c->in[2]->rank == 1 && c->in[2]->dims[0] != 0 && c->in[2]->dims[0] != 2)
         return SEQ_BAD;
     return SEQ_OK;

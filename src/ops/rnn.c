@@ -327,7 +327,7 @@ static int urnn_validate(const nn_op_call *c)
         check_fuse(c, c->in[5]) || seq_check_scalar(c->in[6], ANEURALNETWORKS_INT32))
         return SEQ_BAD;
     if (c->in[6]->data != NULL && (nn_scalar_i32(c->in[6]) < 0 || nn_scalar_i32(c->in[6]) > 1))
-        return SEQ_BAD;
+        return nn_invalid("input 6 (time_major) %d, expected 0 or 1", nn_scalar_i32(c->in[6]));
     for (uint32_t i = 0; i < c->n_out; i++)
         if (c->out[i]->type != t)
             return SEQ_BAD;
@@ -461,7 +461,8 @@ static int brnn_validate(const nn_op_call *c)
         return SEQ_BAD;
     if (c->in[BR_MERGE]->data != NULL) {
         if (!brnn_counts_ok(c, nn_scalar_bool(c->in[BR_MERGE])))
-            return SEQ_BAD;
+            return nn_invalid("%u outputs do not fit merge_outputs %d", c->n_out,
+                              nn_scalar_bool(c->in[BR_MERGE]));
     } else if (!brnn_counts_ok(c, true) && !brnn_counts_ok(c, false)) {
         return SEQ_BAD;
     }
@@ -664,7 +665,7 @@ static int svdf_validate(const nn_op_call *c)
         c->out[0]->type != t || c->out[1]->type != t)
         return SEQ_BAD;
     if (c->in[5]->data != NULL && nn_scalar_i32(c->in[5]) <= 0)
-        return SEQ_BAD;
+        return nn_invalid("input 5 (rank) %d is not positive", nn_scalar_i32(c->in[5]));
     return SEQ_OK;
 }
 

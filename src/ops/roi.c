@@ -74,14 +74,15 @@ static int roi_validate_common(const nn_op_call *c, uint32_t layout_idx, bool sa
         return SEQ_BAD;
     for (uint32_t i = 3; i <= 4; i++)
         if (c->in[i]->data != NULL && nn_scalar_i32(c->in[i]) <= 0)
-            return SEQ_BAD;
+            return nn_invalid("input %u (output %s) %d is not positive", i,
+                              i == 3 ? "height" : "width", nn_scalar_i32(c->in[i]));
     for (uint32_t i = 5; i <= 6; i++)
         if (c->in[i]->data != NULL && !(nn_scalar_f32(c->in[i]) > 0.0f))
-            return SEQ_BAD;
+            return nn_invalid("input %u (%s ratio) %g is not positive", i,
+                              i == 5 ? "height" : "width", (double)nn_scalar_f32(c->in[i]));
     if (out->type != t || nn_check_quant(out))
         return SEQ_BAD;
-    if (same_q && (t == T_QA8 || t == T_QA8S) &&
-        (out->scale != in->scale || out->zero_point != in->zero_point))
+    if (same_q && (t == T_QA8 || t == T_QA8S) && nn_expect_same_quant(c, 0, 0))
         return SEQ_BAD;
     return SEQ_OK;
 }
@@ -140,7 +141,8 @@ static int align_validate(const nn_op_call *c)
         return SEQ_BAD;
     for (uint32_t i = 7; i <= 8; i++)
         if (c->in[i]->data != NULL && nn_scalar_i32(c->in[i]) < 0)
-            return SEQ_BAD;
+            return nn_invalid("input %u (sampling points) %d is negative", i,
+                              nn_scalar_i32(c->in[i]));
     return roi_validate_common(c, 9, false);
 }
 
