@@ -91,15 +91,19 @@ static int bmm_prepare(nn_op_call *c);
 
 static int bmm_validate(const nn_op_call *c)
 {
-    if (nn_check_counts(c, 2, 4, 1) || c->feature_level < FL6)
+    if (nn_check_counts(c, 2, 4, 1))
         return NN_BAD;
+    if (c->feature_level < FL6)
+        return nn_invalid("BATCH_MATMUL needs feature level 6");
     const nn_tensor *x = c->in[0], *y = c->in[1], *out = c->out[0];
-    if (!bmm_type_ok(x->type) || y->type != x->type || out->type != x->type)
+    if (!bmm_type_ok(x->type))
+        return nn_invalid("the operation does not take %s", nn_type_name(x->type));
+    if (nn_expect_type(c, false, 1, x->type) || nn_expect_type(c, true, 0, x->type))
         return NN_BAD;
     if (!shp_rank_in(x, 2, 4) || !shp_rank_in(y, 2, 4) || !shp_rank_in(out, 2, 4))
         return NN_BAD;
     if (x->rank && y->rank && x->rank != y->rank)
-        return NN_BAD;
+        return nn_invalid("inputs of ranks %u and %u, expected equal ranks", x->rank, y->rank);
     if (x->type == T_QA8S && (nn_check_quant(x) || nn_check_quant(y) || nn_check_quant(out)))
         return NN_BAD;
     for (uint32_t i = 2; i < c->n_in; i++)

@@ -14,7 +14,10 @@ static int pack_prepare(nn_op_call *c);
 
 static int pack_validate(const nn_op_call *c)
 {
-    if (c->n_in < 2 || c->n_out != 1 || nn_check_type(c->in[0], ANEURALNETWORKS_INT32))
+    if (c->n_in < 2 || c->n_out != 1)
+        return nn_invalid("%u inputs and %u outputs, expected at least 2 inputs and 1 output",
+                          c->n_in, c->n_out);
+    if (nn_check_type(c->in[0], ANEURALNETWORKS_INT32))
         return NN_BAD;
     const nn_tensor *first = c->in[1], *out = c->out[0];
     if (shp_check_type(c, first->type, PACK_TYPES) || shp_check_same_q(first, out) ||
@@ -25,12 +28,12 @@ static int pack_validate(const nn_op_call *c)
         if (shp_check_same_q(first, t))
             return NN_BAD;
         if (t->rank && first->rank && t->rank != first->rank)
-            return NN_BAD;
+            return nn_invalid("input %u of rank %u, input 1 has rank %u", i, t->rank, first->rank);
     }
     if (c->in[0]->data && first->rank) {
         int32_t axis = nn_scalar_i32(c->in[0]);
         if (axis < 0 || axis > (int32_t)first->rank)
-            return NN_BAD;
+            return nn_invalid("input 0 (axis) %d is outside [0, %u]", axis, first->rank);
     }
     return shp_validate_shapes(c, pack_prepare);
 }
