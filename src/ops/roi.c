@@ -72,14 +72,20 @@ static int roi_validate_common(const nn_op_call *c, uint32_t layout_idx, bool sa
         seq_check_scalar(c->in[6], ft) ||
         seq_check_scalar(c->in[layout_idx], ANEURALNETWORKS_BOOL))
         return SEQ_BAD;
+    /* Values: Android's ROI_ALIGN and ROI_POOLING check them when they
+     * prepare, so such a model builds and computing it fails. */
     for (uint32_t i = 3; i <= 4; i++)
-        if (c->in[i]->data != NULL && nn_scalar_i32(c->in[i]) <= 0)
-            return nn_invalid("input %u (output %s) %d is not positive", i,
-                              i == 3 ? "height" : "width", nn_scalar_i32(c->in[i]));
+        if (c->in[i]->data != NULL &&
+            nn_check_value(c, nn_scalar_i32(c->in[i]) > 0,
+                           "input %u (output %s) %d is not positive", i,
+                           i == 3 ? "height" : "width", nn_scalar_i32(c->in[i])))
+            return SEQ_BAD;
     for (uint32_t i = 5; i <= 6; i++)
-        if (c->in[i]->data != NULL && !(nn_scalar_f32(c->in[i]) > 0.0f))
-            return nn_invalid("input %u (%s ratio) %g is not positive", i,
-                              i == 5 ? "height" : "width", (double)nn_scalar_f32(c->in[i]));
+        if (c->in[i]->data != NULL &&
+            nn_check_value(c, nn_scalar_f32(c->in[i]) > 0.0f,
+                           "input %u (%s ratio) %g is not positive", i,
+                           i == 5 ? "height" : "width", (double)nn_scalar_f32(c->in[i])))
+            return SEQ_BAD;
     if (out->type != t || nn_check_quant(out))
         return SEQ_BAD;
     if (same_q && (t == T_QA8 || t == T_QA8S) && nn_expect_same_quant(c, 0, 0))
@@ -140,9 +146,11 @@ static int align_validate(const nn_op_call *c)
         seq_check_scalar(c->in[8], ANEURALNETWORKS_INT32))
         return SEQ_BAD;
     for (uint32_t i = 7; i <= 8; i++)
-        if (c->in[i]->data != NULL && nn_scalar_i32(c->in[i]) < 0)
-            return nn_invalid("input %u (sampling points) %d is negative", i,
-                              nn_scalar_i32(c->in[i]));
+        if (c->in[i]->data != NULL &&
+            nn_check_value(c, nn_scalar_i32(c->in[i]) >= 0,
+                           "input %u (sampling points) %d is negative", i,
+                           nn_scalar_i32(c->in[i])))
+            return SEQ_BAD;
     return roi_validate_common(c, 9, false);
 }
 
