@@ -316,20 +316,24 @@ const nn_op_def nn_op_RNN = {
 
 static int urnn_validate(const nn_op_call *c)
 {
-    if (c->n_in != 7 || c->n_out < 1 || c->n_out > 2 ||
-        c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_3)
-        return SEQ_BAD;
-    if (c->n_out == 2 && c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_4)
-        return SEQ_BAD;
+    if (c->n_in != 7 || c->n_out < 1 || c->n_out > 2)
+        return nn_invalid("%u inputs and %u outputs, expected 7 and 1 or 2", c->n_in, c->n_out);
+    if (c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_3 ||
+        (c->n_out == 2 && c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_4))
+        return nn_invalid("the operation (with %u outputs) needs a higher feature level",
+                          c->n_out);
     int32_t t = c->in[0]->type;
     if (!float_type_ok(c, t) || check_t(c->in[0], t, 3) || check_t(c->in[1], t, 2) ||
         check_t(c->in[2], t, 2) || check_t(c->in[3], t, 1) || check_t(c->in[4], t, 2) ||
         check_fuse(c, c->in[5]) || seq_check_scalar(c->in[6], ANEURALNETWORKS_INT32))
         return SEQ_BAD;
-    if (c->in[6]->data != NULL && (nn_scalar_i32(c->in[6]) < 0 || nn_scalar_i32(c->in[6]) > 1))
-        return nn_invalid("input 6 (time_major) %d, expected 0 or 1", nn_scalar_i32(c->in[6]));
+    /* Android's UNIDIRECTIONAL_SEQUENCE_RNN checks time_major in prepare. */
+    if (c->in[6]->data != NULL &&
+        nn_check_value(c, nn_scalar_i32(c->in[6]) == 0 || nn_scalar_i32(c->in[6]) == 1,
+                       "input 6 (time_major) %d, expected 0 or 1", nn_scalar_i32(c->in[6])))
+        return SEQ_BAD;
     for (uint32_t i = 0; i < c->n_out; i++)
-        if (c->out[i]->type != t)
+        if (nn_expect_type(c, true, i, t))
             return SEQ_BAD;
     return SEQ_OK;
 }
@@ -341,6 +345,8 @@ static int urnn_prepare(nn_op_call *c)
         return SEQ_BAD;
     if (c->in[6]->data == NULL)
         return SEQ_OK;
+    if (nn_scalar_i32(c->in[6]) != 0 && nn_scalar_i32(c->in[6]) != 1)
+        return nn_invalid("input 6 (time_major) %d, expected 0 or 1", nn_scalar_i32(c->in[6]));
     bool tm = nn_scalar_i32(c->in[6]) != 0;
     uint32_t B = tm ? x->dims[1] : x->dims[0];
     uint32_t I = x->dims[2], U = w->dims[0];
