@@ -37,6 +37,12 @@ typedef struct part_step {
 
 struct nn_partition {
     const ANeuralNetworksModel *model;
+    /* The whole model on the CPU, built on first need: the public SL
+     * interface cannot hand a zero-sized tensor over to a step (a 0 in an
+     * input's dimensions means "unknown"), so such a run falls back whole. */
+    pthread_mutex_t lock;
+    nn_plan *cpu_plan;
+    int cpu_plan_rc;
     part_step *steps;
     uint32_t n_steps;
     bool fallback; /* the CPU device may redo a failed step */
@@ -302,6 +308,8 @@ void nn_partition_free(nn_partition *p)
     for (uint32_t i = 0; i < p->n_steps; i++)
         free_step(&p->steps[i]);
     free(p->steps);
+    nn_plan_free(p->cpu_plan);
+    pthread_mutex_destroy(&p->lock);
     free(p);
 }
 
@@ -541,6 +549,8 @@ int nn_partition_build(const ANeuralNetworksCompilation *c, nn_partition **out)
     const ANeuralNetworksDevice **device_of_op = calloc(n_ops, sizeof *device_of_op);
     uint32_t *step_of_op = calloc(n_ops, sizeof *step_of_op);
     nn_partition *p = calloc(1, sizeof *p);
+    if (p != NULL)
+        pthread_mutex_init(&p->lock, NULL);
     int rc = supported && device_of_op && step_of_op && p ? ANEURALNETWORKS_NO_ERROR
                                                           : ANEURALNETWORKS_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < n_dev && rc == ANEURALNETWORKS_NO_ERROR; i++) {
@@ -612,6 +622,9 @@ typedef struct slot {
     uint32_t dims[NN_MAX_RANK];
 } slot;
 
+/* compute_step's code for an input it cannot hand over: zero-sized. */
+#define NN_ZERO_SIZED_HANDOVER (-1)
+
 static bool retry_on_cpu(int rc)
 {
     switch (rc) {
@@ -654,6 +667,12 @@ static int compute_step(const nn_partition *p, const part_step *st,
         int rc = grow(&slots[st->out[j]], guess ? guess : 256);
         if (rc != ANEURALNETWORKS_NO_ERROR)
             return rc;
+    }
+    for (uint32_t j = 0; j < st->n_in; j++) {
+        const slot *v = &slots[st->in[j]];
+        for (uint32_t d = 0; d < v->rank && !v->omitted; d++)
+            if (v->dims[d] == 0)
+                return NN_ZERO_SIZED_HANDOVER;
     }
     for (int attempt = 0;; attempt++) {
         ANeuralNetworksExecution *e = NULL;
@@ -749,6 +768,24 @@ static int cpu_version(part_step *st, const nn_partition *p, ANeuralNetworksComp
     return rc;
 }
 
+static int run_whole_on_cpu(nn_partition *p, const nn_exec_ctx *ctx, nn_tensor *inputs,
+                            nn_tensor *outputs, bool *insufficient)
+{
+    pthread_mutex_lock(&p->lock);
+    if (p->cpu_plan == NULL && p->cpu_plan_rc == ANEURALNETWORKS_NO_ERROR)
+        p->cpu_plan_rc = nn_plan_build(p->model, &p->cpu_plan);
+    int rc = p->cpu_plan_rc;
+    pthread_mutex_unlock(&p->lock);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    nn_exec_ctx whole = {.plan = p->cpu_plan,
+                         .deadline_ns = ctx->deadline_ns,
+                         .loop_timeout_ns = ctx->loop_timeout_ns};
+    rc = nn_run_plan(&whole, inputs, outputs, insufficient);
+    nn_exec_ctx_release(&whole);
+    return rc;
+}
+
 int nn_partition_run(nn_partition *p, struct nn_exec_ctx *ctx, nn_tensor *inputs,
                      nn_tensor *outputs, bool *insufficient)
 {
@@ -769,6 +806,8 @@ int nn_partition_run(nn_partition *p, struct nn_exec_ctx *ctx, nn_tensor *inputs
     for (uint32_t s = 0; s < p->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++) {
         part_step *st = &p->steps[s];
         rc = compute_step(p, st, st->sl, st->compilation, slots, ctx);
+        if (rc == NN_ZERO_SIZED_HANDOVER)
+            break;
         if (rc == ANEURALNETWORKS_NO_ERROR || !p->fallback || st->device == nn_cpu_device() ||
             !retry_on_cpu(rc))
             continue;
@@ -778,6 +817,19 @@ int nn_partition_run(nn_partition *p, struct nn_exec_ctx *ctx, nn_tensor *inputs
         rc = cpu_version(st, p, &cpu_comp);
         if (rc == ANEURALNETWORKS_NO_ERROR)
             rc = compute_step(p, st, nn_cpu_device()->sl, cpu_comp, slots, ctx);
+    }
+    if (rc == NN_ZERO_SIZED_HANDOVER) {
+        for (uint32_t o = 0; o < m->n_operands; o++)
+            if (slots[o].owned)
+                free(slots[o].data);
+        free(slots);
+        if (!p->fallback)
+            return nn_because(ANEURALNETWORKS_OP_FAILED,
+                              "a zero-sized tensor would pass between devices, and the CPU "
+                              "device is not among the compilation's");
+        nn_vlog("partition: a zero-sized tensor would pass between steps; the whole model runs "
+                "on the CPU");
+        return run_whole_on_cpu(p, ctx, inputs, outputs, insufficient);
     }
     for (uint32_t i = 0; i < m->n_outputs && rc == ANEURALNETWORKS_NO_ERROR; i++) {
         slot *v = &slots[m->outputs[i]];
