@@ -168,6 +168,8 @@ uint32_t nn_load_driver_devices(ANeuralNetworksDevice ***out);
 /* Devices are the loaded drivers' in load order, then the CPU device. */
 uint32_t nn_device_count(void);
 const ANeuralNetworksDevice *nn_cpu_device(void);
+/* Without loading drivers: the loader asks it while devices load. */
+const char *nn_cpu_device_name(void);
 /* Which operations of a finished model the device supports (ops[k] for
  * operation k); a driver is asked through its SL table. */
 int nn_device_supported_ops(const ANeuralNetworksDevice *d, const ANeuralNetworksModel *m,

@@ -329,7 +329,8 @@ static void scenario_dir(void)
     char *log = release_stderr();
     CHECK(n == 3);
     CHECK(strcmp(device_name(0), NPU_NAME) == 0);
-    CHECK(strcmp(device_name(1), CPU_NAME) == 0); /* the SL build, then ours */
+    /* The SL build, renamed so that names stay unique, then ours. */
+    CHECK(strcmp(device_name(1), CPU_NAME "#2") == 0);
     CHECK(strcmp(device_name(2), CPU_NAME) == 0);
     CHECK(count_lines_with(log, NN_TEST_DRIVER, "already loaded") == 1);
     CHECK(count_lines_with(log, "ignored", NULL) == 0);
@@ -347,8 +348,11 @@ static void scenario_cpu_sl(void)
     setenv("NNAPI_LINUX_DRIVERS", NN_CPU_SL, 1);
     setenv("NNAPI_LINUX_DRIVERS_DIR", "/nonexistent-drivers.d", 1);
     CHECK(device_count() == 2);
-    ANeuralNetworksDevice *loaded = device_named(CPU_NAME, 0), *ours = device_named(CPU_NAME, 1);
+    ANeuralNetworksDevice *loaded = device_named(CPU_NAME "#2", 0), *ours = device_named(CPU_NAME, 0);
     CHECK(loaded != NULL && ours != NULL && loaded != ours);
+    int32_t type = -1;
+    ANeuralNetworksDevice_getType(loaded, &type);
+    CHECK(type == ANEURALNETWORKS_DEVICE_CPU);
     int64_t level = 0;
     ANeuralNetworksDevice_getFeatureLevel(loaded, &level);
     CHECK(level == ANEURALNETWORKS_FEATURE_LEVEL_8);

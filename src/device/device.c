@@ -64,6 +64,11 @@ const ANeuralNetworksDevice *nn_device_at(uint32_t i)
     return i < nn_device_count() ? devices[i] : NULL;
 }
 
+const char *nn_cpu_device_name(void)
+{
+    return cpu_device.name;
+}
+
 const ANeuralNetworksDevice *nn_cpu_device(void)
 {
     pthread_once(&devices_once, init_devices);

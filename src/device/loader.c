@@ -90,9 +90,35 @@ static void free_device(ANeuralNetworksDevice *d)
     free(d);
 }
 
+static bool name_taken(const device_list *list, const char *name)
+{
+    if (strcmp(name, nn_cpu_device_name()) == 0)
+        return true;
+    for (uint32_t i = 0; i < list->n; i++)
+        if (strcmp(list->items[i]->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* Device names are unique (ANeuralNetworksDevice_getName): a repeated one,
+ * such as our CPU driver loaded back, gets "#2", "#3", ... appended. */
+static char *unique_name(const device_list *list, const char *name)
+{
+    if (!name_taken(list, name))
+        return strdup(name);
+    size_t size = strlen(name) + 16;
+    char *unique = malloc(size);
+    for (unsigned k = 2; unique != NULL; k++) {
+        snprintf(unique, size, "%s#%u", name, k);
+        if (!name_taken(list, unique))
+            break;
+    }
+    return unique;
+}
+
 /* Our device for the driver's device index i, or NULL (logged). */
-static ANeuralNetworksDevice *wrap_device(const NnApiSLDriverImplFL5 *t, const char *path,
-                                          uint32_t i)
+static ANeuralNetworksDevice *wrap_device(const device_list *list, const NnApiSLDriverImplFL5 *t,
+                                          const char *path, uint32_t i)
 {
     ANeuralNetworksDevice *handle = NULL;
     const char *name = NULL, *version = NULL;
@@ -117,7 +143,7 @@ static ANeuralNetworksDevice *wrap_device(const NnApiSLDriverImplFL5 *t, const c
     }
     ANeuralNetworksDevice *d = calloc(1, sizeof *d);
     if (d != NULL) {
-        d->name = strdup(name);
+        d->name = unique_name(list, name);
         d->version = strdup(version);
     }
     if (d == NULL || d->name == NULL || d->version == NULL) {
@@ -187,7 +213,7 @@ static void load_driver(device_list *list, const char *path)
     /* The library stays loaded for the life of the process: its devices do. */
     list->handles[list->n_handles++] = lib;
     for (uint32_t i = 0; i < count; i++) {
-        ANeuralNetworksDevice *d = wrap_device(t, path, i);
+        ANeuralNetworksDevice *d = wrap_device(list, t, path, i);
         if (d == NULL)
             continue;
         list->items[list->n++] = d;
