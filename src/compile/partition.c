@@ -156,7 +156,9 @@ static int build_model(const NnApiSLDriverImplFL5 *sl, const ANeuralNetworksMode
         max_io = op->n_in > max_io ? op->n_in : max_io;
         max_io = op->n_out > max_io ? op->n_out : max_io;
     }
-    uint32_t *idx = malloc((max_io ? max_io : 1) * sizeof *idx);
+    /* Operand lists in the new numbering: ins, then outs. */
+    uint32_t *idx = malloc((max_io ? 2 * (size_t)max_io : 1) * sizeof *idx);
+    uint32_t *ins = idx, *outs = idx ? idx + max_io : NULL;
     ANeuralNetworksModel *dst = NULL;
     int rc = map && io && idx ? sl->ANeuralNetworksModel_create(&dst)
                               : ANEURALNETWORKS_OUT_OF_MEMORY;
@@ -189,30 +191,17 @@ static int build_model(const NnApiSLDriverImplFL5 *sl, const ANeuralNetworksMode
     for (uint32_t k = 0; k < n_ops && rc == ANEURALNETWORKS_NO_ERROR; k++) {
         const nn_operation *op = &src->operations[ops[k]];
         for (uint32_t i = 0; i < op->n_in; i++)
-            idx[i] = map[op->in[i]];
-        uint32_t *outs = malloc((op->n_out ? op->n_out : 1) * sizeof *outs);
-        if (outs == NULL) {
-            rc = ANEURALNETWORKS_OUT_OF_MEMORY;
-            break;
-        }
+            ins[i] = map[op->in[i]];
         for (uint32_t i = 0; i < op->n_out; i++)
             outs[i] = map[op->out[i]];
-        rc = sl->ANeuralNetworksModel_addOperation(dst, op->type, op->n_in, idx, op->n_out, outs);
-        free(outs);
+        rc = sl->ANeuralNetworksModel_addOperation(dst, op->type, op->n_in, ins, op->n_out, outs);
     }
     if (rc == ANEURALNETWORKS_NO_ERROR) {
-        uint32_t *ins = malloc((n_in ? n_in : 1) * sizeof *ins);
-        uint32_t *outs = malloc((n_out ? n_out : 1) * sizeof *outs);
-        if (ins == NULL || outs == NULL)
-            rc = ANEURALNETWORKS_OUT_OF_MEMORY;
-        for (uint32_t i = 0; rc == ANEURALNETWORKS_NO_ERROR && i < n_in; i++)
+        for (uint32_t i = 0; i < n_in; i++)
             ins[i] = map[in[i]];
-        for (uint32_t i = 0; rc == ANEURALNETWORKS_NO_ERROR && i < n_out; i++)
+        for (uint32_t i = 0; i < n_out; i++)
             outs[i] = map[out[i]];
-        if (rc == ANEURALNETWORKS_NO_ERROR)
-            rc = sl->ANeuralNetworksModel_identifyInputsAndOutputs(dst, n_in, ins, n_out, outs);
-        free(ins);
-        free(outs);
+        rc = sl->ANeuralNetworksModel_identifyInputsAndOutputs(dst, n_in, ins, n_out, outs);
     }
     if (rc == ANEURALNETWORKS_NO_ERROR && src->relaxed)
         rc = sl->ANeuralNetworksModel_relaxComputationFloat32toFloat16(dst, true);
