@@ -513,19 +513,19 @@ int nn_partition_build(const ANeuralNetworksCompilation *c, nn_partition **out)
     const ANeuralNetworksModel *m = c->model;
     const ANeuralNetworksDevice *cpu = nn_cpu_device();
     uint32_t n_dev = c->devices ? c->n_devices : nn_device_count();
+    bool has_cpu = false, has_driver = false;
+    for (uint32_t i = 0; i < n_dev; i++) {
+        const ANeuralNetworksDevice *d = c->devices ? c->devices[i] : nn_device_at(i);
+        has_cpu |= d == cpu;
+        has_driver |= d != cpu;
+    }
+    if (!has_driver || m->n_operations == 0)
+        return ANEURALNETWORKS_NO_ERROR;
     const ANeuralNetworksDevice **devs = malloc(n_dev * sizeof *devs);
     if (devs == NULL)
         return nn_because(ANEURALNETWORKS_OUT_OF_MEMORY, "out of memory");
-    bool has_cpu = false, has_driver = false;
-    for (uint32_t i = 0; i < n_dev; i++) {
+    for (uint32_t i = 0; i < n_dev; i++)
         devs[i] = c->devices ? c->devices[i] : nn_device_at(i);
-        has_cpu |= devs[i] == cpu;
-        has_driver |= devs[i] != cpu;
-    }
-    if (!has_driver || m->n_operations == 0) {
-        free(devs);
-        return ANEURALNETWORKS_NO_ERROR;
-    }
     /* Best first; a stable insertion sort keeps the list order among equals. */
     for (uint32_t i = 1; i < n_dev; i++)
         for (uint32_t j = i; j > 0 && device_rank(devs[j]) < device_rank(devs[j - 1]); j--) {
