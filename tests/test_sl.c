@@ -242,6 +242,43 @@ static int run(ANeuralNetworksCompilation *c, enum run_kind kind, uint64_t timeo
     return rc;
 }
 
+/* An output into a memory from a descriptor whose role is the partitioned
+ * compilation's output: the values arrive (read back through a copy). */
+static void check_desc_memory(ANeuralNetworksCompilation *c)
+{
+    ANeuralNetworksMemoryDesc *desc = NULL;
+    ANeuralNetworksMemory *mem = NULL, *host = NULL;
+    CHECK_RC(ANeuralNetworksMemoryDesc_create(&desc), ANEURALNETWORKS_NO_ERROR);
+    CHECK_RC(ANeuralNetworksMemoryDesc_addOutputRole(desc, c, 0, 1.0f), ANEURALNETWORKS_NO_ERROR);
+    uint32_t dims[1] = {N};
+    CHECK_RC(ANeuralNetworksMemoryDesc_setDimensions(desc, 1, dims), ANEURALNETWORKS_NO_ERROR);
+    CHECK_RC(ANeuralNetworksMemoryDesc_finish(desc), ANEURALNETWORKS_NO_ERROR);
+    CHECK_RC(ANeuralNetworksMemory_createFromDesc(desc, &mem), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution *e = NULL;
+    CHECK_RC(ANeuralNetworksExecution_create(c, &e), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution_setInput(e, 0, NULL, in_a, sizeof in_a);
+    ANeuralNetworksExecution_setInput(e, 1, NULL, in_b, sizeof in_b);
+    CHECK_RC(ANeuralNetworksExecution_setOutputFromMemory(e, 0, NULL, mem, 0, 0),
+             ANEURALNETWORKS_NO_ERROR);
+    CHECK_RC(ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+    ANeuralNetworksExecution_free(e);
+    int fd = memfd_create("test_sl_desc", 0);
+    float want[N], *mapped = MAP_FAILED;
+    expected(want);
+    CHECK(fd >= 0 && ftruncate(fd, sizeof want) == 0);
+    CHECK_RC(ANeuralNetworksMemory_createFromFd(sizeof want, PROT_READ | PROT_WRITE, fd, 0, &host),
+             ANEURALNETWORKS_NO_ERROR);
+    CHECK_RC(ANeuralNetworksMemory_copy(mem, host), ANEURALNETWORKS_NO_ERROR);
+    mapped = mmap(NULL, sizeof want, PROT_READ, MAP_SHARED, fd, 0);
+    CHECK(mapped != MAP_FAILED && memcmp(mapped, want, sizeof want) == 0);
+    if (mapped != MAP_FAILED)
+        munmap(mapped, sizeof want);
+    ANeuralNetworksMemory_free(host);
+    ANeuralNetworksMemory_free(mem);
+    ANeuralNetworksMemoryDesc_free(desc);
+    close(fd);
+}
+
 /* A dynamic output given too little room reports its shape. */
 static void check_insufficient(ANeuralNetworksCompilation *c)
 {
@@ -438,6 +475,7 @@ static void scenario_partition(void)
     for (int kind = RUN_COMPUTE; kind <= RUN_MEMORY; kind++)
         CHECK_RC(run(c, kind, 0), ANEURALNETWORKS_NO_ERROR);
     check_insufficient(c);
+    check_desc_memory(c);
     pthread_t threads[4];
     for (int i = 0; i < 4; i++)
         pthread_create(&threads[i], NULL, compute_many, c);
