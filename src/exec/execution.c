@@ -16,7 +16,7 @@ NN_API int ANeuralNetworksExecution_create(ANeuralNetworksCompilation *c,
     if (!c->finished)
         return nn_fail(ANEURALNETWORKS_BAD_STATE,
                        "Execution_create: the compilation is not finished");
-    if (c->plan == NULL)
+    if (!nn_compilation_ready(c))
         return nn_fail(ANEURALNETWORKS_BAD_DATA, "Execution_create: the compilation failed");
     const ANeuralNetworksModel *m = c->model;
     ANeuralNetworksExecution *e = calloc(1, sizeof *e);
@@ -421,7 +421,7 @@ static int check_output_shapes(const ANeuralNetworksExecution *e, const nn_tenso
 int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t fenced_start_ns)
 {
     const ANeuralNetworksModel *m = e->compilation->model;
-    const nn_subplan *main = &e->compilation->plan->subs[0];
+    const nn_plan *plan = e->compilation->plan;
     nn_tensor *inputs = calloc(m->n_inputs ? m->n_inputs : 1, sizeof *inputs);
     if (inputs == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
@@ -429,8 +429,13 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t
     for (uint32_t i = 0; i < m->n_inputs; i++) {
         const nn_io *io = &e->inputs[i];
         nn_tensor *t = &inputs[i];
-        *t = main->tensors[m->inputs[i]];
-        nn_tensor_borrow_dims(t);
+        /* The planned tensor, or (partitioned) the operand's declaration. */
+        if (plan) {
+            *t = plan->subs[0].tensors[m->inputs[i]];
+            nn_tensor_borrow_dims(t);
+        } else if (rc == ANEURALNETWORKS_NO_ERROR) {
+            rc = nn_operand_to_tensor(&m->operands[m->inputs[i]], t);
+        }
         if (rc == ANEURALNETWORKS_NO_ERROR)
             rc = nn_tensor_set_shape(t, io->rank, io->dims);
         t->data = io->buffer;
@@ -442,8 +447,12 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t
         const nn_io *io = &e->outputs[i];
         nn_tensor *t = &outputs[i];
         nn_tensor_release_dims(t); /* the previous computation's shape */
-        *t = main->tensors[m->outputs[i]];
-        nn_tensor_borrow_dims(t);
+        if (plan) {
+            *t = plan->subs[0].tensors[m->outputs[i]];
+            nn_tensor_borrow_dims(t);
+        } else if (rc == ANEURALNETWORKS_NO_ERROR) {
+            rc = nn_operand_to_tensor(&m->operands[m->outputs[i]], t);
+        }
         if (rc == ANEURALNETWORKS_NO_ERROR)
             rc = nn_tensor_set_shape(t, io->rank, io->dims);
         t->data = io->buffer;
@@ -457,7 +466,9 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t
         rc = check_desc_inputs(e, inputs);
     uint64_t begin = nn_now_ns();
     if (rc == ANEURALNETWORKS_NO_ERROR)
-        rc = nn_run_plan(&e->ctx, inputs, outputs, e->insufficient);
+        rc = plan ? nn_run_plan(&e->ctx, inputs, outputs, e->insufficient)
+                  : nn_partition_run(e->compilation->partition, &e->ctx, inputs, outputs,
+                                     e->insufficient);
     uint64_t end = nn_now_ns();
     if (rc == ANEURALNETWORKS_NO_ERROR || rc == ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE)
         rc = check_output_shapes(e, outputs, rc);
