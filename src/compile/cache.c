@@ -344,8 +344,9 @@ int nn_cache_model_hash(const ANeuralNetworksCompilation *c, uint8_t out[NN_CACH
     for (uint32_t k = 0; k < set.n && rc == ANEURALNETWORKS_NO_ERROR; k++)
         rc = hash_model(&h, set.items[k], &set);
     free(set.items);
+    /* Only CPU plans are cached (a partitioned compilation is not): the
+     * device list does not change them. */
     hash_u32(&h, (uint32_t)c->preference);
-    nn_hash_update(&h, c->device->name, strlen(c->device->name));
     nn_hash_final(&h, out);
     return rc;
 }
