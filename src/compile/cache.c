@@ -163,6 +163,8 @@ static void hash_blocks(nn_hasher *h, const uint8_t *p, size_t n_blocks)
 
 void nn_hash_update(nn_hasher *h, const void *data, size_t bytes)
 {
+    if (bytes == 0)
+        return; /* data may then be NULL (an empty list) */
     const uint8_t *p = data;
     h->total += bytes;
     if (h->fill) {
