@@ -105,7 +105,7 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int
 /* qkern with the output stage applied to the registers: the accumulators
  * never go to memory. */
 static inline __attribute__((always_inline)) void
-qfused(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
+qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a, const int32_t *b,
        const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
     const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
@@ -116,19 +116,23 @@ qfused(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const i
     for (size_t i = 0; i < MR; i++)
         acc[i] = acc_in ? _mm512_add_epi32(col, _mm512_loadu_si512(acc_in + i * NN_GEMM_NR)) : col;
     qsums(MR, FLIP, kq, a, b, acc);
-    /* A local copy: the byte stores below could alias e->row_term. */
+    /* Local copies: the byte stores below could alias *e. */
     int32_t rows[NN_QGEMM_MR_AVX512] = {0};
-    if (e->row_term)
+    const bool has_rows = e->row_term != NULL, full = e->cols == NN_GEMM_NR;
+    if (has_rows)
         memcpy(rows, e->row_term, MR * sizeof rows[0]);
     const nn_rq_avx512 rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, e->mult),
-                                              _mm512_maskz_loadu_epi32(k, e->shift), e->rounding);
+                                              _mm512_maskz_loadu_epi32(k, e->shift), ROUNDING);
     const __m512i oz = _mm512_set1_epi32(e->out_zero);
     const __m512i lo = _mm512_set1_epi32(e->lo), hi = _mm512_set1_epi32(e->hi);
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++) {
-        __m512i v = e->row_term ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
+        __m512i v = has_rows ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
         v = nn_rq_avx512_output(&rq, v, oz, lo, hi);
-        _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
+        if (full)
+            _mm_storeu_si128((__m128i *)(void *)(c + i * ldc), _mm512_cvtepi32_epi8(v));
+        else
+            _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
     }
 }
 
@@ -139,10 +143,16 @@ void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int3
     switch (mr) {
 #define CASE(n) \
     case n: \
-        if (a->flip) \
-            qfused(n, true, kq, a, b, acc_in, e, c, ldc); \
-        else \
-            qfused(n, false, kq, a, b, acc_in, e, c, ldc); \
+        if (e->rounding == NN_ROUND_UP) { \
+            if (a->flip) \
+                qfused(n, true, NN_ROUND_UP, kq, a, b, acc_in, e, c, ldc); \
+            else \
+                qfused(n, false, NN_ROUND_UP, kq, a, b, acc_in, e, c, ldc); \
+        } else if (a->flip) { \
+            qfused(n, true, NN_ROUND_AWAY, kq, a, b, acc_in, e, c, ldc); \
+        } else { \
+            qfused(n, false, NN_ROUND_AWAY, kq, a, b, acc_in, e, c, ldc); \
+        } \
         break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
