@@ -110,38 +110,61 @@ qkern(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, int32_t
     }
 }
 
+/* The per-panel constants of the output stage (e->prepared), two halves
+ * of 8 columns. */
+typedef struct fused_consts {
+    nn_rq_avx2 rq[2];
+    __m256i col[2], out_zero, lo, hi;
+} fused_consts;
+
+_Static_assert(sizeof(fused_consts) <= NN_QGEMM_PREPARED_BYTES, "prepared epilogue too large");
+
+static void prepare(const nn_qgemm_epilogue *e, fused_consts *f)
+{
+    /* Columns past e->cols hold zeros in the packed panel; their parameters
+     * are read from a full copy so that every lane is defined. */
+    int32_t par[3][NN_GEMM_NR] = {{0}};
+    for (size_t j = 0; j < e->cols; j++) {
+        par[0][j] = e->col_term[j];
+        par[1][j] = e->mult[j];
+        par[2][j] = e->shift[j];
+    }
+    for (int h = 0; h < 2; h++) {
+        f->col[h] = _mm256_loadu_si256((const __m256i *)(const void *)(par[0] + 8 * h));
+        f->rq[h] = nn_rq_avx2_init(_mm256_loadu_si256((const __m256i *)(const void *)(par[1] + 8 * h)),
+                                   _mm256_loadu_si256((const __m256i *)(const void *)(par[2] + 8 * h)),
+                                   e->rounding);
+    }
+    f->out_zero = _mm256_set1_epi32(e->out_zero);
+    f->lo = _mm256_set1_epi32(e->lo);
+    f->hi = _mm256_set1_epi32(e->hi);
+}
+
+void nn_qgemm_prepare_avx2(const nn_qgemm_epilogue *e, void *prepared)
+{
+    prepare(e, prepared);
+}
+
 static inline __attribute__((always_inline)) void
 qfused(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a, const int32_t *b,
        const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
     __m256i lo[NN_QGEMM_MR_AVX2], hi[NN_QGEMM_MR_AVX2];
     qsums(MR, kq, a, b, lo, hi);
-    /* Columns past e->cols hold zeros in the packed panel; their parameters
-     * are read from a full copy so that every lane is defined. */
-    int32_t par[3][NN_GEMM_NR] = {{0}};
-    const int32_t *pc = e->col_term, *pm = e->mult, *ps = e->shift;
-    if (e->cols < NN_GEMM_NR) {
-        for (size_t j = 0; j < e->cols; j++) {
-            par[0][j] = e->col_term[j];
-            par[1][j] = e->mult[j];
-            par[2][j] = e->shift[j];
-        }
-        pc = par[0], pm = par[1], ps = par[2];
-    }
-    __m256i col[2];
-    nn_rq_avx2 rq[2];
-#pragma GCC unroll 2
-    for (int h = 0; h < 2; h++) {
-        col[h] = _mm256_loadu_si256((const __m256i *)(pc + 8 * h));
-        rq[h] = nn_rq_avx2_init(_mm256_loadu_si256((const __m256i *)(pm + 8 * h)),
-                                _mm256_loadu_si256((const __m256i *)(ps + 8 * h)), ROUNDING);
-    }
-    /* A local copy: the byte stores below could alias e->row_term. */
+    fused_consts local;
+    if (!e->prepared)
+        prepare(e, &local);
+    /* Copies: the byte stores below could alias *e and its arrays. */
+    const fused_consts *fc = e->prepared ? e->prepared : &local;
+    nn_rq_avx2 rq[2] = {fc->rq[0], fc->rq[1]};
+    rq[0].away = rq[1].away = ROUNDING == NN_ROUND_AWAY;
+    const __m256i col[2] = {fc->col[0], fc->col[1]};
     int32_t rows[NN_QGEMM_MR_AVX2] = {0};
     if (e->row_term)
         memcpy(rows, e->row_term, MR * sizeof rows[0]);
-    const __m256i oz = _mm256_set1_epi32(e->out_zero);
-    const __m256i vlo = _mm256_set1_epi32(e->lo), vhi = _mm256_set1_epi32(e->hi);
+    const __m256i oz = fc->out_zero, vlo = fc->lo, vhi = fc->hi;
+    const bool full = e->cols == NN_GEMM_NR, out_signed = e->out_signed;
+    const size_t cols = e->cols;
 #pragma GCC unroll 4
     for (size_t i = 0; i < MR; i++) {
         __m256i v[2] = {lo[i], hi[i]};
@@ -155,13 +178,13 @@ qfused(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows 
             __m256i x = _mm256_add_epi32(_mm256_add_epi32(v[h], col[h]), row);
             v[h] = nn_rq_avx2_output(&rq[h], x, oz, vlo, vhi);
         }
-        __m128i bytes = nn_pack16_avx2(v[0], v[1], e->out_signed);
-        if (e->cols == NN_GEMM_NR) {
+        __m128i bytes = nn_pack16_avx2(v[0], v[1], out_signed);
+        if (full) {
             _mm_storeu_si128((__m128i *)(c + i * ldc), bytes);
         } else {
             uint8_t tmp[NN_GEMM_NR];
             _mm_storeu_si128((__m128i *)tmp, bytes);
-            for (size_t j = 0; j < e->cols; j++)
+            for (size_t j = 0; j < cols; j++)
                 c[i * ldc + j] = tmp[j];
         }
     }

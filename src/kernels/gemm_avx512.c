@@ -102,29 +102,55 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int
     }
 }
 
+/* The per-panel constants of the output stage (e->prepared). */
+typedef struct fused_consts {
+    nn_rq_avx512 rq;
+    __m512i col, out_zero, lo, hi;
+} fused_consts;
+
+_Static_assert(sizeof(fused_consts) <= NN_QGEMM_PREPARED_BYTES, "prepared epilogue too large");
+
+static inline __attribute__((always_inline)) void prepare(const nn_qgemm_epilogue *e,
+                                                          fused_consts *f)
+{
+    const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
+    f->rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, e->mult),
+                              _mm512_maskz_loadu_epi32(k, e->shift), e->rounding);
+    f->col = _mm512_maskz_loadu_epi32(k, e->col_term);
+    f->out_zero = _mm512_set1_epi32(e->out_zero);
+    f->lo = _mm512_set1_epi32(e->lo);
+    f->hi = _mm512_set1_epi32(e->hi);
+}
+
+void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared)
+{
+    prepare(e, prepared);
+}
+
 /* qkern with the output stage applied to the registers: the accumulators
  * never go to memory. */
 static inline __attribute__((always_inline)) void
-qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a, const int32_t *b,
-       const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a,
+       const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
     const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
-    /* The column terms start the sums. */
-    const __m512i col = _mm512_maskz_loadu_epi32(k, e->col_term);
+    fused_consts local;
+    if (!e->prepared)
+        prepare(e, &local);
+    /* Register copies: the byte stores below could alias *e and its arrays. */
+    const fused_consts *fc = e->prepared ? e->prepared : &local;
+    nn_rq_avx512 rq = fc->rq;
+    rq.away = ROUNDING == NN_ROUND_AWAY;
+    const __m512i col = fc->col, oz = fc->out_zero, lo = fc->lo, hi = fc->hi;
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         acc[i] = acc_in ? _mm512_add_epi32(col, _mm512_loadu_si512(acc_in + i * NN_GEMM_NR)) : col;
     qsums(MR, FLIP, kq, a, b, acc);
-    /* Local copies: the byte stores below could alias *e. */
     int32_t rows[NN_QGEMM_MR_AVX512] = {0};
     const bool has_rows = e->row_term != NULL, full = e->cols == NN_GEMM_NR;
     if (has_rows)
         memcpy(rows, e->row_term, MR * sizeof rows[0]);
-    const nn_rq_avx512 rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, e->mult),
-                                              _mm512_maskz_loadu_epi32(k, e->shift), ROUNDING);
-    const __m512i oz = _mm512_set1_epi32(e->out_zero);
-    const __m512i lo = _mm512_set1_epi32(e->lo), hi = _mm512_set1_epi32(e->hi);
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++) {
         __m512i v = has_rows ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];

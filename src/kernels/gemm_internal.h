@@ -66,7 +66,20 @@ typedef struct nn_qgemm_epilogue {
     size_t cols;             /* valid columns of the panel, <= NR */
     int32_t out_zero, lo, hi;
     bool out_signed;         /* int8 output, else uint8 */
+    /* NULL, or what the ISA's qprepare made of this panel's fields above
+     * except row_term (the same for every row tile of a panel, so gemm.c
+     * prepares it once per panel): kernels that have no qprepare ignore it. */
+    const void *prepared;
 } nn_qgemm_epilogue;
+
+/* Room (64-byte aligned) for a prepared epilogue. */
+#define NN_QGEMM_PREPARED_BYTES 1024
+
+/* Fills prepared (NN_QGEMM_PREPARED_BYTES, 64-byte aligned) from e: the
+ * per-panel part of an ISA's qfused output stage, done once per panel
+ * instead of once per row tile. Optional: gemm.c's qprepare_of() names the
+ * ISAs that have one. */
+typedef void (*nn_qgemm_prepare_fn)(const nn_qgemm_epilogue *e, void *prepared);
 
 /* The product of nn_qgemm_kernel_fn (plus acc_in, an mr x NR tile of
  * earlier k blocks' sums, when not NULL) through epilogue e into the 8-bit
@@ -128,6 +141,8 @@ void nn_qgemm_fused_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_
 void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                          const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
                          size_t ldc);
+void nn_qgemm_prepare_avx2(const nn_qgemm_epilogue *e, void *prepared);
+void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared);
 
 /* aarch64 (gemm_neon.c); int8 uses the portable kernels there. */
 void nn_sgemm_kernel_neon(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
