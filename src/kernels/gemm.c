@@ -541,14 +541,15 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
         size_t p1 = p0 + NB_PANELS < bp->panels ? p0 + NB_PANELS : bp->panels;
         for (size_t pn = p0; pn < p1; pn++) {
             size_t j0 = pn * NR, cols = n - j0 < NR ? n - j0 : NR;
-            bool ok = rq != NULL && k > 0;
+            bool ok = rq != NULL && k > 0 && rq->out_zero >= -256 && rq->out_zero <= 256;
             for (size_t j = 0; ok && j < cols; j++) {
                 size_t ch = rq->per_channel ? j0 + j : 0;
                 int64_t ct = -(int64_t)za * bp->colsum[j0 + j] + (J->bias ? J->bias[j0 + j] : 0);
                 col_term[pn - p0][j] = sat32(ct);
                 mult[pn - p0][j] = rq->mult[ch];
                 shift[pn - p0][j] = rq->shift[ch];
-                ok = ct == col_term[pn - p0][j];
+                ok = ct == col_term[pn - p0][j] && rq->shift[ch] <= 0 &&
+                     rq->shift[ch] >= -NN_QGEMM_FUSED_MAX_RIGHT;
             }
             panel_fused[pn - p0] = ok;
             if (ok && qprepare) {

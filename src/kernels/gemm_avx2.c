@@ -113,8 +113,8 @@ qkern(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, int32_t
 /* The per-panel constants of the output stage (e->prepared), two halves
  * of 8 columns. */
 typedef struct fused_consts {
-    nn_rq_avx2 rq[2];
-    __m256i col[2], out_zero, lo, hi;
+    nn_rq_avx2 rq[2]; /* the output zero point folded in */
+    __m256i col[2], lo, hi;
 } fused_consts;
 
 _Static_assert(sizeof(fused_consts) <= NN_QGEMM_PREPARED_BYTES, "prepared epilogue too large");
@@ -134,8 +134,8 @@ static void prepare(const nn_qgemm_epilogue *e, fused_consts *f)
         f->rq[h] = nn_rq_avx2_init(_mm256_loadu_si256((const __m256i *)(const void *)(par[1] + 8 * h)),
                                    _mm256_loadu_si256((const __m256i *)(const void *)(par[2] + 8 * h)),
                                    e->rounding);
+        nn_rq_avx2_fold(&f->rq[h], e->out_zero);
     }
-    f->out_zero = _mm256_set1_epi32(e->out_zero);
     f->lo = _mm256_set1_epi32(e->lo);
     f->hi = _mm256_set1_epi32(e->hi);
 }
@@ -162,7 +162,7 @@ qfused(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows 
     int32_t rows[NN_QGEMM_MR_AVX2] = {0};
     if (e->row_term)
         memcpy(rows, e->row_term, MR * sizeof rows[0]);
-    const __m256i oz = fc->out_zero, vlo = fc->lo, vhi = fc->hi;
+    const __m256i vlo = fc->lo, vhi = fc->hi;
     const bool full = e->cols == NN_GEMM_NR, out_signed = e->out_signed;
     const size_t cols = e->cols;
 #pragma GCC unroll 4
@@ -176,7 +176,7 @@ qfused(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows 
 #pragma GCC unroll 2
         for (int h = 0; h < 2; h++) {
             __m256i x = _mm256_add_epi32(_mm256_add_epi32(v[h], col[h]), row);
-            v[h] = nn_rq_avx2_output(&rq[h], x, oz, vlo, vhi);
+            v[h] = nn_rq_avx2_output_folded(&rq[h], x, vlo, vhi);
         }
         __m128i bytes = nn_pack16_avx2(v[0], v[1], out_signed);
         if (full) {

@@ -97,6 +97,7 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int
         break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
+        CASE(13) CASE(14) CASE(15) CASE(16)
 #undef CASE
     default: break;
     }
@@ -104,11 +105,12 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int
 
 /* The per-panel constants of the output stage (e->prepared). */
 typedef struct fused_consts {
-    nn_rq_avx512 rq;
-    __m512i col, out_zero, lo, hi;
+    nn_rq_avx512 rq; /* the output zero point folded in */
+    __m512i col, lo, hi;
 } fused_consts;
 
 _Static_assert(sizeof(fused_consts) <= NN_QGEMM_PREPARED_BYTES, "prepared epilogue too large");
+_Static_assert(NN_QGEMM_FUSED_MAX_RIGHT <= NN_RQ_FOLD_MAX_RIGHT, "the zero point cannot be folded");
 
 static inline __attribute__((always_inline)) void prepare(const nn_qgemm_epilogue *e,
                                                           fused_consts *f)
@@ -116,8 +118,8 @@ static inline __attribute__((always_inline)) void prepare(const nn_qgemm_epilogu
     const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
     f->rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, e->mult),
                               _mm512_maskz_loadu_epi32(k, e->shift), e->rounding);
+    nn_rq_avx512_fold(&f->rq, e->out_zero);
     f->col = _mm512_maskz_loadu_epi32(k, e->col_term);
-    f->out_zero = _mm512_set1_epi32(e->out_zero);
     f->lo = _mm512_set1_epi32(e->lo);
     f->hi = _mm512_set1_epi32(e->hi);
 }
@@ -141,7 +143,7 @@ qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, 
     const fused_consts *fc = e->prepared ? e->prepared : &local;
     nn_rq_avx512 rq = fc->rq;
     rq.away = ROUNDING == NN_ROUND_AWAY;
-    const __m512i col = fc->col, oz = fc->out_zero, lo = fc->lo, hi = fc->hi;
+    const __m512i col = fc->col, lo = fc->lo, hi = fc->hi;
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
@@ -154,7 +156,7 @@ qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, 
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++) {
         __m512i v = has_rows ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
-        v = nn_rq_avx512_output(&rq, v, oz, lo, hi);
+        v = nn_rq_avx512_output_folded(&rq, v, lo, hi);
         if (full)
             _mm_storeu_si128((__m128i *)(void *)(c + i * ldc), _mm512_cvtepi32_epi8(v));
         else
@@ -182,6 +184,7 @@ void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int3
         break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
+        CASE(13) CASE(14) CASE(15) CASE(16)
 #undef CASE
     default: break;
     }

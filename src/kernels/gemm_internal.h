@@ -60,7 +60,7 @@ typedef void (*nn_qgemm_kernel_fn)(size_t mr, size_t kq, const nn_q8_rows *a, co
 typedef struct nn_qgemm_epilogue {
     const int32_t *col_term; /* NR: bias[j] - a_zero * colsum[j] */
     const int32_t *mult;     /* NR: Q31 multipliers */
-    const int32_t *shift;    /* NR: exponents, positive = left */
+    const int32_t *shift;    /* NR: exponents in [-NN_QGEMM_FUSED_MAX_RIGHT, 0] */
     nn_rounding rounding;    /* ties: up for CONV_2D / FULLY_CONNECTED */
     const int32_t *row_term; /* mr: k * a_zero * b_zero - b_zero * rowsum[i]; NULL: zeros */
     size_t cols;             /* valid columns of the panel, <= NR */
@@ -71,6 +71,13 @@ typedef struct nn_qgemm_epilogue {
      * prepares it once per panel): kernels that have no qprepare ignore it. */
     const void *prepared;
 } nn_qgemm_epilogue;
+
+/* The fused kernels' exponents: no left shift (a real multiplier below 1,
+ * as convolutions have), at most this right shift, and the output zero
+ * point is a quant8 one (|out_zero| <= 256); gemm.c sends other panels to
+ * its scalar output stage. So the x86 kernels fold the zero point into
+ * their rounding terms (kernels/quant_x86.h). */
+#define NN_QGEMM_FUSED_MAX_RIGHT 22
 
 /* Room (64-byte aligned) for a prepared epilogue. */
 #define NN_QGEMM_PREPARED_BYTES 1024
@@ -157,7 +164,7 @@ void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a,
 #define NN_SGEMM_MR_AVX512 14
 #define NN_QGEMM_MR_C 4
 #define NN_QGEMM_MR_AVX2 3
-#define NN_QGEMM_MR_AVX512 12
+#define NN_QGEMM_MR_AVX512 16
 #define NN_SGEMM_MR_NEON 5
 
 #endif

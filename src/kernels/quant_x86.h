@@ -110,6 +110,24 @@ nn_rq_avx2_output(const nn_rq_avx2 *p, __m256i acc, __m256i zero, __m256i lo, __
     return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
 }
 
+/* Lanes without a left shift (shift <= 0) can take the output zero point
+ * into p->fix: nn_rq_avx2_output_folded is then nn_rq_avx2_output without
+ * the left shift and the zero point's add. */
+static inline __attribute__((always_inline)) void nn_rq_avx2_fold(nn_rq_avx2 *p, int32_t zero)
+{
+    p->fix = _mm256_add_epi32(p->fix, _mm256_set1_epi32(zero));
+}
+
+static inline __attribute__((always_inline)) __m256i
+nn_rq_avx2_output_folded(const nn_rq_avx2 *p, __m256i acc, __m256i lo, __m256i hi)
+{
+    __m256i even = nn_rq_avx2_lane64(acc, p->mult_even, p->off_even, p->neg_even, p->cut_even, p->away);
+    __m256i odd = nn_rq_avx2_lane64(_mm256_srli_epi64(acc, 32), p->mult_odd, p->off_odd, p->neg_odd,
+                                    p->cut_odd, p->away);
+    __m256i v = _mm256_add_epi32(_mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA), p->fix);
+    return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
+}
+
 /* 16 clamped int32 lanes (already within the 8-bit range) to 16 bytes. */
 static inline __m128i nn_pack16_avx2(__m256i lo, __m256i hi, bool out_signed)
 {
@@ -181,6 +199,31 @@ static inline __attribute__((always_inline)) __m512i
 nn_rq_avx512_output(const nn_rq_avx512 *p, __m512i acc, __m512i zero, __m512i lo, __m512i hi)
 {
     __m512i v = _mm512_add_epi32(nn_rq_avx512_apply(p, acc), zero);
+    return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+}
+
+/* Lanes without a left shift (shift <= 0) and with a right shift of at
+ * most NN_RQ_FOLD_MAX_RIGHT can take the output zero point z into the
+ * rounding terms: floor(y / 2^c) + z = floor((y + z * 2^c) / 2^c), and
+ * |y + z * 2^c| < 2^62 + 2^61 + 2^61 while |z| <= 2^8 and c <= 53, so
+ * nothing overflows. nn_rq_avx512_output_folded is then
+ * nn_rq_avx512_output without the left shift and the zero point's add. */
+#define NN_RQ_FOLD_MAX_RIGHT 22
+
+static inline __attribute__((always_inline)) void nn_rq_avx512_fold(nn_rq_avx512 *p, int32_t zero)
+{
+    const __m512i z = _mm512_set1_epi64(zero);
+    p->off_even = _mm512_add_epi64(p->off_even, _mm512_sllv_epi64(z, p->cut_even));
+    p->off_odd = _mm512_add_epi64(p->off_odd, _mm512_sllv_epi64(z, p->cut_odd));
+}
+
+static inline __attribute__((always_inline)) __m512i
+nn_rq_avx512_output_folded(const nn_rq_avx512 *p, __m512i acc, __m512i lo, __m512i hi)
+{
+    __m512i even = nn_rq_avx512_lane64(acc, p->mult_even, p->off_even, p->tie_even, p->cut_even, p->away);
+    __m512i odd = nn_rq_avx512_lane64(_mm512_srli_epi64(acc, 32), p->mult_odd, p->off_odd, p->tie_odd,
+                                      p->cut_odd, p->away);
+    __m512i v = _mm512_mask_shuffle_epi32(even, (__mmask16)0xAAAA, odd, _MM_PERM_CDAB);
     return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
 }
 #endif
