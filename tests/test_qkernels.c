@@ -108,7 +108,7 @@ static void requant_edges(void)
          * stages meet the edges. */
         bool fused = round % 2;
         for (int j = 0; j < N; j++) {
-            int s = fused ? rnd_range(-22, 0) : rnd_range(-31, 12);
+            int s = fused ? rnd_range(-22, 12) : rnd_range(-31, 12);
             int right = s < 0 ? -s : 0;
             int64_t x;
             int32_t m = rnd_mult();

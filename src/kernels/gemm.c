@@ -548,8 +548,7 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                 col_term[pn - p0][j] = sat32(ct);
                 mult[pn - p0][j] = rq->mult[ch];
                 shift[pn - p0][j] = rq->shift[ch];
-                ok = ct == col_term[pn - p0][j] && rq->shift[ch] <= 0 &&
-                     rq->shift[ch] >= -NN_QGEMM_FUSED_MAX_RIGHT;
+                ok = ct == col_term[pn - p0][j] && rq->shift[ch] >= -NN_QGEMM_FUSED_MAX_RIGHT;
             }
             panel_fused[pn - p0] = ok;
             if (ok && qprepare) {

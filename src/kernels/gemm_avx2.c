@@ -115,6 +115,7 @@ qkern(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, int32_t
 typedef struct fused_consts {
     nn_rq_avx2 rq[2]; /* the output zero point folded in */
     __m256i col[2], lo, hi;
+    bool left;        /* some lane shifts left */
 } fused_consts;
 
 _Static_assert(sizeof(fused_consts) <= NN_QGEMM_PREPARED_BYTES, "prepared epilogue too large");
@@ -136,6 +137,9 @@ static void prepare(const nn_qgemm_epilogue *e, fused_consts *f)
                                    e->rounding);
         nn_rq_avx2_fold(&f->rq[h], e->out_zero);
     }
+    f->left = false;
+    for (size_t j = 0; j < e->cols; j++)
+        f->left = f->left || e->shift[j] > 0;
     f->lo = _mm256_set1_epi32(e->lo);
     f->hi = _mm256_set1_epi32(e->hi);
 }
@@ -163,6 +167,7 @@ qfused(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows 
     if (e->row_term)
         memcpy(rows, e->row_term, MR * sizeof rows[0]);
     const __m256i vlo = fc->lo, vhi = fc->hi;
+    const bool left = fc->left;
     const bool full = e->cols == NN_GEMM_NR, out_signed = e->out_signed;
     const size_t cols = e->cols;
 #pragma GCC unroll 4
@@ -176,7 +181,8 @@ qfused(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows 
 #pragma GCC unroll 2
         for (int h = 0; h < 2; h++) {
             __m256i x = _mm256_add_epi32(_mm256_add_epi32(v[h], col[h]), row);
-            v[h] = nn_rq_avx2_output_folded(&rq[h], x, vlo, vhi);
+            v[h] = left ? nn_rq_avx2_output_folded(&rq[h], true, x, vlo, vhi)
+                        : nn_rq_avx2_output_folded(&rq[h], false, x, vlo, vhi);
         }
         __m128i bytes = nn_pack16_avx2(v[0], v[1], out_signed);
         if (full) {

@@ -107,6 +107,7 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int
 typedef struct fused_consts {
     nn_rq_avx512 rq; /* the output zero point folded in */
     __m512i col, lo, hi;
+    bool left;       /* some lane shifts left */
 } fused_consts;
 
 _Static_assert(sizeof(fused_consts) <= NN_QGEMM_PREPARED_BYTES, "prepared epilogue too large");
@@ -119,6 +120,8 @@ static inline __attribute__((always_inline)) void prepare(const nn_qgemm_epilogu
     f->rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, e->mult),
                               _mm512_maskz_loadu_epi32(k, e->shift), e->rounding);
     nn_rq_avx512_fold(&f->rq, e->out_zero);
+    f->left = _mm512_mask_cmpgt_epi32_mask(k, _mm512_maskz_loadu_epi32(k, e->shift),
+                                           _mm512_setzero_si512()) != 0;
     f->col = _mm512_maskz_loadu_epi32(k, e->col_term);
     f->lo = _mm512_set1_epi32(e->lo);
     f->hi = _mm512_set1_epi32(e->hi);
@@ -144,6 +147,7 @@ qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, 
     nn_rq_avx512 rq = fc->rq;
     rq.away = ROUNDING == NN_ROUND_AWAY;
     const __m512i col = fc->col, lo = fc->lo, hi = fc->hi;
+    const bool left = fc->left;
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
@@ -156,7 +160,8 @@ qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, 
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++) {
         __m512i v = has_rows ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
-        v = nn_rq_avx512_output_folded(&rq, v, lo, hi);
+        v = left ? nn_rq_avx512_output_folded(&rq, true, v, lo, hi)
+                 : nn_rq_avx512_output_folded(&rq, false, v, lo, hi);
         if (full)
             _mm_storeu_si128((__m128i *)(void *)(c + i * ldc), _mm512_cvtepi32_epi8(v));
         else

@@ -60,7 +60,7 @@ typedef void (*nn_qgemm_kernel_fn)(size_t mr, size_t kq, const nn_q8_rows *a, co
 typedef struct nn_qgemm_epilogue {
     const int32_t *col_term; /* NR: bias[j] - a_zero * colsum[j] */
     const int32_t *mult;     /* NR: Q31 multipliers */
-    const int32_t *shift;    /* NR: exponents in [-NN_QGEMM_FUSED_MAX_RIGHT, 0] */
+    const int32_t *shift;    /* NR: exponents in [-NN_QGEMM_FUSED_MAX_RIGHT, 31] */
     nn_rounding rounding;    /* ties: up for CONV_2D / FULLY_CONNECTED */
     const int32_t *row_term; /* mr: k * a_zero * b_zero - b_zero * rowsum[i]; NULL: zeros */
     size_t cols;             /* valid columns of the panel, <= NR */
@@ -72,8 +72,7 @@ typedef struct nn_qgemm_epilogue {
     const void *prepared;
 } nn_qgemm_epilogue;
 
-/* The fused kernels' exponents: no left shift (a real multiplier below 1,
- * as convolutions have), at most this right shift, and the output zero
+/* The fused kernels' right shifts are at most this and the output zero
  * point is a quant8 one (|out_zero| <= 256); gemm.c sends other panels to
  * its scalar output stage. So the x86 kernels fold the zero point into
  * their rounding terms (kernels/quant_x86.h). */

@@ -110,17 +110,19 @@ nn_rq_avx2_output(const nn_rq_avx2 *p, __m256i acc, __m256i zero, __m256i lo, __
     return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
 }
 
-/* Lanes without a left shift (shift <= 0) can take the output zero point
- * into p->fix: nn_rq_avx2_output_folded is then nn_rq_avx2_output without
- * the left shift and the zero point's add. */
+/* The output zero point can join p->fix: nn_rq_avx2_output_folded is then
+ * nn_rq_avx2_output without the zero point's add, and without the left
+ * shift when LEFT is false (every lane's shift <= 0). */
 static inline __attribute__((always_inline)) void nn_rq_avx2_fold(nn_rq_avx2 *p, int32_t zero)
 {
     p->fix = _mm256_add_epi32(p->fix, _mm256_set1_epi32(zero));
 }
 
 static inline __attribute__((always_inline)) __m256i
-nn_rq_avx2_output_folded(const nn_rq_avx2 *p, __m256i acc, __m256i lo, __m256i hi)
+nn_rq_avx2_output_folded(const nn_rq_avx2 *p, const bool LEFT, __m256i acc, __m256i lo, __m256i hi)
 {
+    if (LEFT)
+        acc = _mm256_sllv_epi32(acc, p->left);
     __m256i even = nn_rq_avx2_lane64(acc, p->mult_even, p->off_even, p->neg_even, p->cut_even, p->away);
     __m256i odd = nn_rq_avx2_lane64(_mm256_srli_epi64(acc, 32), p->mult_odd, p->off_odd, p->neg_odd,
                                     p->cut_odd, p->away);
@@ -202,12 +204,12 @@ nn_rq_avx512_output(const nn_rq_avx512 *p, __m512i acc, __m512i zero, __m512i lo
     return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
 }
 
-/* Lanes without a left shift (shift <= 0) and with a right shift of at
- * most NN_RQ_FOLD_MAX_RIGHT can take the output zero point z into the
- * rounding terms: floor(y / 2^c) + z = floor((y + z * 2^c) / 2^c), and
- * |y + z * 2^c| < 2^62 + 2^61 + 2^61 while |z| <= 2^8 and c <= 53, so
- * nothing overflows. nn_rq_avx512_output_folded is then
- * nn_rq_avx512_output without the left shift and the zero point's add. */
+/* Lanes with a right shift of at most NN_RQ_FOLD_MAX_RIGHT can take the
+ * output zero point z into the rounding terms: floor(y / 2^c) + z =
+ * floor((y + z * 2^c) / 2^c), and |y + z * 2^c| < 2^62 + 2^61 + 2^61 while
+ * |z| <= 2^8 and c <= 53, so nothing overflows. nn_rq_avx512_output_folded
+ * is then nn_rq_avx512_output without the zero point's add, and without
+ * the left shift when LEFT is false (every lane's shift <= 0). */
 #define NN_RQ_FOLD_MAX_RIGHT 22
 
 static inline __attribute__((always_inline)) void nn_rq_avx512_fold(nn_rq_avx512 *p, int32_t zero)
@@ -218,8 +220,11 @@ static inline __attribute__((always_inline)) void nn_rq_avx512_fold(nn_rq_avx512
 }
 
 static inline __attribute__((always_inline)) __m512i
-nn_rq_avx512_output_folded(const nn_rq_avx512 *p, __m512i acc, __m512i lo, __m512i hi)
+nn_rq_avx512_output_folded(const nn_rq_avx512 *p, const bool LEFT, __m512i acc, __m512i lo,
+                           __m512i hi)
 {
+    if (LEFT)
+        acc = _mm512_sllv_epi32(acc, p->left);
     __m512i even = nn_rq_avx512_lane64(acc, p->mult_even, p->off_even, p->tie_even, p->cut_even, p->away);
     __m512i odd = nn_rq_avx512_lane64(_mm512_srli_epi64(acc, 32), p->mult_odd, p->off_odd, p->tie_odd,
                                       p->cut_odd, p->away);
