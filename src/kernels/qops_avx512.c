@@ -64,23 +64,31 @@ void nn_q8_pool_avg_avx512(const nn_q8_window *w, uint8_t *out)
     const __m512 cnt = _mm512_set1_ps((float)(count ? count : 1));
     const __m512i lo = _mm512_set1_epi32(w->lo), hi = _mm512_set1_epi32(w->hi);
     const __m512i zero = _mm512_setzero_si512();
-    for (size_t c = 0; c < w->nc; c += 16) {
-        const __mmask16 k = (__mmask16)(w->nc - c >= 16 ? 0xffffu : (1u << (w->nc - c)) - 1u);
-        __m512i s = zero;
+    for (size_t c = 0; c < w->nc; c += 64) {
+        const __mmask64 k = lanes64(w->nc - c);
+        __m512i s[4] = {zero, zero, zero, zero};
         for (size_t y = 0; y < w->rows; y++)
             for (size_t x = 0; x < w->cols; x++) {
-                __m128i v = _mm_maskz_loadu_epi8(k, w->in + y * w->row_step + x * w->col_step + c);
-                s = _mm512_add_epi32(s, sgn ? _mm512_cvtepi8_epi32(v) : _mm512_cvtepu8_epi32(v));
+                __m512i v = _mm512_maskz_loadu_epi8(k, w->in + y * w->row_step + x * w->col_step + c);
+                __m128i q[4] = {_mm512_castsi512_si128(v), _mm512_extracti32x4_epi32(v, 1),
+                                _mm512_extracti32x4_epi32(v, 2), _mm512_extracti32x4_epi32(v, 3)};
+#pragma GCC unroll 4
+                for (int j = 0; j < 4; j++)
+                    s[j] = _mm512_add_epi32(s[j], sgn ? _mm512_cvtepi8_epi32(q[j]) : _mm512_cvtepu8_epi32(q[j]));
             }
-        __m512i q = zero;
-        if (count) {
-            /* round-half-away(sum / count) by a float division that is
-             * exact here (qops.h), the sign put back after. */
-            __m512i mag = _mm512_add_epi32(_mm512_abs_epi32(s), half);
-            q = _mm512_cvttps_epi32(_mm512_div_ps(_mm512_cvtepi32_ps(mag), cnt));
-            q = _mm512_mask_sub_epi32(q, _mm512_cmplt_epi32_mask(s, zero), zero, q);
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) {
+            __m512i q = zero;
+            if (count) {
+                /* round-half-away(sum / count) by a float division that is
+                 * exact here (qops.h), the sign put back after. */
+                __m512i mag = _mm512_add_epi32(_mm512_abs_epi32(s[j]), half);
+                q = _mm512_cvttps_epi32(_mm512_div_ps(_mm512_cvtepi32_ps(mag), cnt));
+                q = _mm512_mask_sub_epi32(q, _mm512_cmplt_epi32_mask(s[j], zero), zero, q);
+            }
+            q = _mm512_min_epi32(_mm512_max_epi32(q, lo), hi);
+            _mm_mask_storeu_epi8(out + c + 16 * (size_t)j, (__mmask16)(k >> (16 * j)),
+                                 _mm512_cvtepi32_epi8(q));
         }
-        q = _mm512_min_epi32(_mm512_max_epi32(q, lo), hi);
-        _mm_mask_storeu_epi8(out + c, k, _mm512_cvtepi32_epi8(q));
     }
 }
