@@ -73,7 +73,29 @@ qsums(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b,
             acc[i][q] = _mm256_setzero_si256();
     const __m256i *bw = (const __m256i *)(const void *)b;
     const uint8_t *ag = a->base;
-    for (size_t g = 0; g < kq; g++, bw += 4, ag += a->group) {
+    size_t g = 0;
+    if (a->group == 4) {
+        /* Rows in place: two groups' words are 8 bytes in a row, widened
+         * at once and broadcast half by half. */
+        const uint64_t flip2 = (uint64_t)a->flip * 0x100000001ull;
+        for (; g + 2 <= kq; g += 2, bw += 8, ag += 8) {
+#pragma GCC unroll 4
+            for (size_t i = 0; i < MR; i++) {
+                uint64_t w;
+                memcpy(&w, ag + i * a->row, 8);
+                __m128i a16 = _mm_cvtepu8_epi16(_mm_cvtsi64_si128((long long)(w ^ flip2)));
+                __m256i av0 = _mm256_broadcastq_epi64(a16);
+                __m256i av1 = _mm256_permute4x64_epi64(_mm256_castsi128_si256(a16), 0x55);
+#pragma GCC unroll 4
+                for (int q = 0; q < 4; q++)
+                    acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av0, _mm256_load_si256(bw + q)));
+#pragma GCC unroll 4
+                for (int q = 0; q < 4; q++)
+                    acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av1, _mm256_load_si256(bw + 4 + q)));
+            }
+        }
+    }
+    for (; g < kq; g++, bw += 4, ag += a->group) {
 #pragma GCC unroll 4
         for (size_t i = 0; i < MR; i++) {
             uint32_t w;
