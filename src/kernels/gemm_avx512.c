@@ -70,6 +70,34 @@ qsums(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const in
     }
 }
 
+/* qsums for a panel of at most 8 valid columns: ymm dot products, which
+ * cost half a zmm one on CPUs that split 512-bit operations in two. */
+static inline __attribute__((always_inline)) void
+qsums_half(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
+           __m512i acc[NN_QGEMM_MR_AVX512])
+{
+    const __m256i flip = _mm256_set1_epi32((int)a->flip);
+    const uint8_t *ag = a->base;
+    const size_t row = a->row;
+    __m256i h[NN_QGEMM_MR_AVX512];
+#pragma GCC unroll 16
+    for (size_t i = 0; i < MR; i++)
+        h[i] = _mm512_castsi512_si256(acc[i]);
+    for (size_t g = 0; g < kq; g++, ag += a->group) {
+        __m256i bv = _mm256_load_si256((const __m256i *)(const void *)(b + g * NN_GEMM_NR));
+#pragma GCC unroll 16
+        for (size_t i = 0; i < MR; i++) {
+            int32_t w;
+            memcpy(&w, ag + i * row, 4);
+            __m256i v = _mm256_set1_epi32(w);
+            h[i] = _mm256_dpbusd_epi32(h[i], FLIP ? _mm256_xor_si256(v, flip) : v, bv);
+        }
+    }
+#pragma GCC unroll 16
+    for (size_t i = 0; i < MR; i++)
+        acc[i] = _mm512_zextsi256_si512(h[i]);
+}
+
 static inline __attribute__((always_inline)) void
 qkern(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
       int32_t *acc_out, bool init)
@@ -152,7 +180,10 @@ qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, 
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         acc[i] = acc_in ? _mm512_add_epi32(col, _mm512_loadu_si512(acc_in + i * NN_GEMM_NR)) : col;
-    qsums(MR, FLIP, kq, a, b, acc);
+    if (e->cols <= 8)
+        qsums_half(MR, FLIP, kq, a, b, acc);
+    else
+        qsums(MR, FLIP, kq, a, b, acc);
     int32_t rows[NN_QGEMM_MR_AVX512] = {0};
     const bool has_rows = e->row_term != NULL, full = e->cols == NN_GEMM_NR;
     if (has_rows)
