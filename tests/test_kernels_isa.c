@@ -21,15 +21,17 @@ typedef struct level {
     unsigned needs; /* NN_CPU_* bits */
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
+    bool s_pack_a; /* takes NN_GEMM_PACKED_A */
     nn_dw_f32_fn dw_f32;
 } level;
 
 static const level levels[] = {
 #if defined(NN_KERNELS_X86_64)
-    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, nn_dw_tile_f32_avx2},
-    {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, nn_dw_tile_f32_avx512},
+    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, false, nn_dw_tile_f32_avx2},
+    {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, true,
+     nn_dw_tile_f32_avx512},
 #elif defined(NN_KERNELS_AARCH64)
-    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, nn_dw_tile_f32_neon},
+    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false, nn_dw_tile_f32_neon},
 #endif
 };
 
@@ -98,10 +100,19 @@ static void check_sgemm(const level *L)
         bias[j] = rnd_f();
     for (size_t i = 0; i < sizeof start / sizeof start[0]; i++)
         start[i] = rnd_f();
+    /* The same rows packed: element (i, p) at apack[p * s_mr + i]. */
+    float apack[KC * NN_GEMM_MAX_MR];
+    for (size_t p = 0; p < KC; p++)
+        for (size_t i = 0; i < L->s_mr; i++)
+            apack[p * L->s_mr + i] = a[i * LD + p];
+    unsigned flag_end = L->s_pack_a ? 8 : 4;
     for (size_t mr = 1; mr <= L->s_mr; mr++)
-        for (unsigned flags = 0; flags < 4; flags++) {
+        for (unsigned flags = 0; flags < flag_end; flags++) {
             memcpy(c, start, sizeof c);
-            L->skernel(mr, KC, a, LD, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
+            if (flags & NN_GEMM_PACKED_A)
+                L->skernel(mr, KC, apack, 0, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
+            else
+                L->skernel(mr, KC, a, LD, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
             for (size_t i = 0; i < mr; i++)
                 for (size_t j = 0; j < NN_GEMM_NR; j++) {
                     double s = (flags & NN_GEMM_ACCUMULATE) ? start[i * NN_GEMM_NR + j] : bias[j];

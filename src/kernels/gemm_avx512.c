@@ -5,9 +5,11 @@
 #include "kernels/gemm_internal.h"
 #include "kernels/quant_x86.h"
 
+/* PACKED: a is kc groups of NN_SGEMM_MR_AVX512 values (NN_GEMM_PACKED_A),
+ * read through one pointer; else MR rows of stride lda. */
 static inline __attribute__((always_inline)) void
-skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b, float *c,
-      size_t ldc, const float *bias, unsigned flags, float lo, float hi)
+skern(const size_t MR, const bool PACKED, size_t kc, const float *a, size_t lda, const float *b,
+      float *c, size_t ldc, const float *bias, unsigned flags, float lo, float hi)
 {
     __m512 acc[NN_SGEMM_MR_AVX512];
     __m512 init = bias ? _mm512_loadu_ps(bias) : _mm512_setzero_ps();
@@ -18,7 +20,9 @@ skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b, fl
         __m512 bv = _mm512_load_ps(b + p * NN_GEMM_NR);
 #pragma GCC unroll 16
         for (size_t i = 0; i < MR; i++)
-            acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(a[i * lda + p]), bv, acc[i]);
+            acc[i] = _mm512_fmadd_ps(
+                _mm512_set1_ps(PACKED ? a[p * NN_SGEMM_MR_AVX512 + i] : a[i * lda + p]), bv,
+                acc[i]);
     }
     if (flags & NN_GEMM_CLAMP) {
         __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
@@ -37,7 +41,12 @@ void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, co
 {
     switch (mr) {
 #define CASE(n) \
-    case n: skern(n, kc, a, lda, b, c, ldc, bias, flags, lo, hi); break;
+    case n: \
+        if (flags & NN_GEMM_PACKED_A) \
+            skern(n, true, kc, a, lda, b, c, ldc, bias, flags, lo, hi); \
+        else \
+            skern(n, false, kc, a, lda, b, c, ldc, bias, flags, lo, hi); \
+        break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7)
         CASE(8) CASE(9) CASE(10) CASE(11) CASE(12) CASE(13) CASE(14)
 #undef CASE

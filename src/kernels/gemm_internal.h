@@ -29,6 +29,11 @@
 /* Flags of the float kernel. */
 #define NN_GEMM_ACCUMULATE 1u /* start from C instead of bias (or zero) */
 #define NN_GEMM_CLAMP 2u      /* clamp the result to [lo, hi] */
+/* A is packed: element (i, p) at a[p * s_mr + i], lda unused. Only for
+ * ISAs whose table sets s_pack_a (their rows would otherwise map to few L1
+ * sets when lda is a large power of two, and need more pointers than there
+ * are general registers). */
+#define NN_GEMM_PACKED_A 4u
 
 /* C[mr x 16] (row stride ldc) op= A[mr x kc] (stride lda) . panel[kc x 16];
  * bias (16 values) used when not accumulating, may be NULL. mr <= MR. */
@@ -89,6 +94,7 @@ typedef void (*nn_sgemm_dot_fn)(size_t m, size_t j0, size_t j1, size_t k, const 
 typedef struct nn_gemm_isa {
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
+    bool s_pack_a; /* skernel takes NN_GEMM_PACKED_A */
     size_t q_mr;
     /* The int8 kernels' b: false, the int8 panel above; true, the same
      * panel with every byte widened to int16 (panel[g][j][t] as int16_t,
