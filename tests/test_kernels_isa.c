@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kernels/depthwise_internal.h"
+#include "kernels/conv_direct.h"
 #include "kernels/gemm_internal.h"
 #include "kernels/isa.h"
 #include "test_util.h"
@@ -23,15 +24,17 @@ typedef struct level {
     nn_sgemm_kernel_fn skernel;
     bool s_pack_a; /* takes NN_GEMM_PACKED_A */
     nn_dw_f32_fn dw_f32;
+    nn_sconv_direct_fn sconv_direct; /* NULL: the portable one serves */
 } level;
 
 static const level levels[] = {
 #if defined(NN_KERNELS_X86_64)
-    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, false, nn_dw_tile_f32_avx2},
+    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, false, nn_dw_tile_f32_avx2,
+     nn_sconv_direct_row_avx2},
     {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, true,
-     nn_dw_tile_f32_avx512},
+     nn_dw_tile_f32_avx512, nn_sconv_direct_row_avx512},
 #elif defined(NN_KERNELS_AARCH64)
-    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false, nn_dw_tile_f32_neon},
+    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false, nn_dw_tile_f32_neon, NULL},
 #endif
 };
 
@@ -129,6 +132,36 @@ static void check_sgemm(const level *L)
                 L->name, bad);
 }
 
+/* The direct convolution row against the portable one: every pixel count
+ * of a tile and its remainders, a partial channel block, and a clamp. */
+static void check_sconv_direct(const level *L)
+{
+    enum { F_H = 3, TAPS_W = 9, STEP = 6, ROW = 200, OC = 37, OCP = 48, MAXPIX = 30 };
+    static float in[F_H * ROW + MAXPIX * STEP + TAPS_W];
+    _Alignas(64) static float w[F_H * TAPS_W * OCP], bias[OCP];
+    static float want[MAXPIX * OC], got[MAXPIX * OC];
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)
+        in[i] = rnd_f();
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        w[i] = i % OCP < OC ? rnd_f() : 0.0f;
+    for (size_t j = 0; j < OCP; j++)
+        bias[j] = j < OC ? rnd_f() : 0.0f;
+    int bad = 0;
+    for (size_t npix = 1; npix <= MAXPIX; npix++)
+        for (int clamp = 0; clamp < 2; clamp++) {
+            float lo = clamp ? -0.5f : -INFINITY, hi = clamp ? 0.75f : INFINITY;
+            nn_sconv_direct_row_c(npix, in, STEP, ROW, F_H, TAPS_W, w, OCP, bias, lo, hi, want, OC);
+            for (size_t i = 0; i < sizeof got / sizeof got[0]; i++)
+                got[i] = 1234.0f;
+            L->sconv_direct(npix, in, STEP, ROW, F_H, TAPS_W, w, OCP, bias, lo, hi, got, OC);
+            for (size_t i = 0; i < MAXPIX * OC; i++)
+                if (i < npix * OC ? fabsf(got[i] - want[i]) > 1e-4f : got[i] != 1234.0f)
+                    bad++;
+        }
+    if (!CHECK(bad == 0))
+        fprintf(stderr, "    %s: direct convolution row differs in %d values\n", L->name, bad);
+}
+
 int main(void)
 {
     unsigned cpu = nn_cpu_features();
@@ -150,6 +183,8 @@ int main(void)
         }
         check_depthwise(L);
         check_sgemm(L);
+        if (L->sconv_direct)
+            check_sconv_direct(L);
         printf("%s: checked\n", L->name);
     }
     if (sizeof levels / sizeof levels[0] == 0)
