@@ -23,18 +23,20 @@ typedef struct level {
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
     bool s_pack_a; /* takes NN_GEMM_PACKED_A */
+    bool s_cols;   /* takes NN_GEMM_COLS */
     nn_dw_f32_fn dw_f32;
     nn_sconv_direct_fn sconv_direct; /* NULL: the portable one serves */
 } level;
 
 static const level levels[] = {
 #if defined(NN_KERNELS_X86_64)
-    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, false, nn_dw_tile_f32_avx2,
+    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, false, false, nn_dw_tile_f32_avx2,
      nn_sconv_direct_row_avx2},
-    {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, true,
+    {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, true, true,
      nn_dw_tile_f32_avx512, nn_sconv_direct_row_avx512},
 #elif defined(NN_KERNELS_AARCH64)
-    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false, nn_dw_tile_f32_neon, NULL},
+    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false, false,
+     nn_dw_tile_f32_neon, NULL},
 #endif
 };
 
@@ -110,7 +112,10 @@ static void check_sgemm(const level *L)
             apack[p * L->s_mr + i] = a[i * LD + p];
     unsigned flag_end = L->s_pack_a ? 8 : 4;
     for (size_t mr = 1; mr <= L->s_mr; mr++)
-        for (unsigned flags = 0; flags < flag_end; flags++) {
+        for (unsigned variant = 0; variant < flag_end * (L->s_cols ? 2 : 1); variant++) {
+            /* The second half: 5 columns only (NN_GEMM_COLS). */
+            unsigned cols = variant >= flag_end ? 5 : NN_GEMM_NR;
+            unsigned flags = variant % flag_end | (cols < NN_GEMM_NR ? NN_GEMM_COLS(cols) : 0);
             memcpy(c, start, sizeof c);
             if (flags & NN_GEMM_PACKED_A)
                 L->skernel(mr, KC, apack, 0, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
@@ -118,6 +123,11 @@ static void check_sgemm(const level *L)
                 L->skernel(mr, KC, a, LD, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
             for (size_t i = 0; i < mr; i++)
                 for (size_t j = 0; j < NN_GEMM_NR; j++) {
+                    if (j >= cols) { /* untouched */
+                        if (c[i * NN_GEMM_NR + j] != start[i * NN_GEMM_NR + j])
+                            bad++;
+                        continue;
+                    }
                     double s = (flags & NN_GEMM_ACCUMULATE) ? start[i * NN_GEMM_NR + j] : bias[j];
                     for (size_t p = 0; p < KC; p++)
                         s += (double)a[i * LD + p] * b[p * NN_GEMM_NR + j];

@@ -11,11 +11,14 @@ static inline __attribute__((always_inline)) void
 skern(const size_t MR, const bool PACKED, size_t kc, const float *a, size_t lda, const float *b,
       float *c, size_t ldc, const float *bias, unsigned flags, float lo, float hi)
 {
+    /* NN_GEMM_COLS: only the first columns of c and bias exist. */
+    const unsigned cols = NN_GEMM_COLS_OF(flags);
+    const __mmask16 m = cols ? (__mmask16)((1u << cols) - 1u) : (__mmask16)0xffff;
     __m512 acc[NN_SGEMM_MR_AVX512];
-    __m512 init = bias ? _mm512_loadu_ps(bias) : _mm512_setzero_ps();
+    __m512 init = bias ? _mm512_maskz_loadu_ps(m, bias) : _mm512_setzero_ps();
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
-        acc[i] = (flags & NN_GEMM_ACCUMULATE) ? _mm512_loadu_ps(c + i * ldc) : init;
+        acc[i] = (flags & NN_GEMM_ACCUMULATE) ? _mm512_maskz_loadu_ps(m, c + i * ldc) : init;
     for (size_t p = 0; p < kc; p++) {
         __m512 bv = _mm512_load_ps(b + p * NN_GEMM_NR);
 #pragma GCC unroll 16
@@ -32,7 +35,7 @@ skern(const size_t MR, const bool PACKED, size_t kc, const float *a, size_t lda,
     }
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
-        _mm512_storeu_ps(c + i * ldc, acc[i]);
+        _mm512_mask_storeu_ps(c + i * ldc, m, acc[i]);
 }
 
 void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, const float *b,

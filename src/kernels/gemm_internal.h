@@ -34,6 +34,10 @@
  * sets when lda is a large power of two, and need more pointers than there
  * are general registers). */
 #define NN_GEMM_PACKED_A 4u
+/* Only the first n (1..15) columns of C and bias are read and written
+ * (the panel's other columns are zero); ISAs whose table sets s_cols. */
+#define NN_GEMM_COLS(n) ((unsigned)(n) << 8)
+#define NN_GEMM_COLS_OF(flags) (((flags) >> 8) & 15u)
 
 /* C[mr x 16] (row stride ldc) op= A[mr x kc] (stride lda) . panel[kc x 16];
  * bias (16 values) used when not accumulating, may be NULL. mr <= MR. */
@@ -95,6 +99,7 @@ typedef struct nn_gemm_isa {
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
     bool s_pack_a; /* skernel takes NN_GEMM_PACKED_A */
+    bool s_cols;   /* skernel takes NN_GEMM_COLS */
     size_t q_mr;
     /* The int8 kernels' b: false, the int8 panel above; true, the same
      * panel with every byte widened to int16 (panel[g][j][t] as int16_t,
