@@ -22,7 +22,8 @@ typedef struct level {
     unsigned needs; /* NN_CPU_* bits */
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
-    bool s_pack_a; /* takes NN_GEMM_PACKED_A */
+    /* NULL, or the packing of A for NN_GEMM_PACKED_A */
+    void (*s_pack_a)(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
     bool s_cols;   /* takes NN_GEMM_COLS */
     nn_dw_f32_fn dw_f32;
     nn_sconv_direct_fn sconv_direct; /* NULL: the portable one serves */
@@ -30,12 +31,13 @@ typedef struct level {
 
 static const level levels[] = {
 #if defined(NN_KERNELS_X86_64)
-    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, false, false, nn_dw_tile_f32_avx2,
+    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NULL, false, nn_dw_tile_f32_avx2,
      nn_sconv_direct_row_avx2},
-    {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, true, true,
+    {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
+     nn_sgemm_pack_a_avx512, true,
      nn_dw_tile_f32_avx512, nn_sconv_direct_row_avx512},
 #elif defined(NN_KERNELS_AARCH64)
-    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false, false,
+    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
      nn_dw_tile_f32_neon, NULL},
 #endif
 };
@@ -110,6 +112,18 @@ static void check_sgemm(const level *L)
     for (size_t p = 0; p < KC; p++)
         for (size_t i = 0; i < L->s_mr; i++)
             apack[p * L->s_mr + i] = a[i * LD + p];
+    if (L->s_pack_a) {
+        /* The ISA's packing gives the same layout, zeros past the rows. */
+        float packed[KC * NN_GEMM_MAX_MR];
+        for (size_t rows = 1; rows <= L->s_mr; rows++) {
+            memset(packed, 0x7f, sizeof packed);
+            L->s_pack_a(rows, KC, a, LD, packed);
+            for (size_t p = 0; p < KC; p++)
+                for (size_t i = 0; i < L->s_mr; i++)
+                    if (packed[p * L->s_mr + i] != (i < rows ? apack[p * L->s_mr + i] : 0.0f))
+                        bad++;
+        }
+    }
     unsigned flag_end = L->s_pack_a ? 8 : 4;
     for (size_t mr = 1; mr <= L->s_mr; mr++)
         for (unsigned variant = 0; variant < flag_end * (L->s_cols ? 2 : 1); variant++) {

@@ -113,20 +113,21 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 
 /* ---- run-time selection ---- */
 
-static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C,     nn_sgemm_kernel_c, false, false,
+static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C,     nn_sgemm_kernel_c, NULL, false,
                                    NN_QGEMM_MR_C,     false,             nn_qgemm_kernel_c,
                                    nn_qgemm_fused_c, nn_sgemm_dot_c};
 #if defined(NN_KERNELS_X86_64)
-static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2,     nn_sgemm_kernel_avx2, false, false,
+static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2,     nn_sgemm_kernel_avx2, NULL, false,
                                       NN_QGEMM_MR_AVX2,     true,  nn_qgemm_kernel_avx2,
                                       nn_qgemm_fused_avx2, nn_sgemm_dot_c};
-static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, true, true,
+static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
+                                        nn_sgemm_pack_a_avx512, true,
                                         NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
                                         nn_qgemm_fused_avx512, nn_sgemm_dot_avx512};
 #elif defined(NN_KERNELS_AARCH64)
 /* NEON float kernels; int8 takes the portable kernels on both levels (no
  * NEON kernels for the fused int8 interface yet). */
-static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false, false,
+static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
                                       NN_QGEMM_MR_C, false,
                                       nn_qgemm_kernel_c, nn_qgemm_fused_c, nn_sgemm_dot_neon};
 #endif
@@ -251,13 +252,11 @@ static void sgemm_task(void *arg, size_t begin, size_t end)
                 /* The micro-panel, reused for every panel of the task, packed
                  * once (when the ISA's kernel takes it packed). */
                 _Alignas(64) float apack[NN_GEMM_MAX_MR * KC];
-                /* Transposing costs about a third of one panel's product:
-                 * worth it from a few panels on, or where the rows' stride
-                 * (a multiple of 2 KiB) maps them onto few L1 sets. */
+                /* Packing costs a fraction of one panel's product: worth it
+                 * from a few panels on, or where the rows' stride (a
+                 * multiple of 2 KiB) maps them onto few L1 sets. */
                 if (J->isa->s_pack_a && (p1 - p0 >= 4 || (lda % 512 == 0 && p1 > p0 + 1))) {
-                    for (size_t i = 0; i < rows; i++)
-                        for (size_t p = 0; p < kc; p++)
-                            apack[p * mr + i] = a[i * lda + p];
+                    J->isa->s_pack_a(rows, kc, a, lda, apack);
                     a = apack;
                     lda = 0;
                     kflags |= NN_GEMM_PACKED_A;

@@ -30,7 +30,7 @@
 #define NN_GEMM_ACCUMULATE 1u /* start from C instead of bias (or zero) */
 #define NN_GEMM_CLAMP 2u      /* clamp the result to [lo, hi] */
 /* A is packed: element (i, p) at a[p * s_mr + i], lda unused. Only for
- * ISAs whose table sets s_pack_a (their rows would otherwise map to few L1
+ * ISAs whose table has s_pack_a (their rows would otherwise map to few L1
  * sets when lda is a large power of two, and need more pointers than there
  * are general registers). */
 #define NN_GEMM_PACKED_A 4u
@@ -98,7 +98,9 @@ typedef void (*nn_sgemm_dot_fn)(size_t m, size_t j0, size_t j1, size_t k, const 
 typedef struct nn_gemm_isa {
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
-    bool s_pack_a; /* skernel takes NN_GEMM_PACKED_A */
+    /* NULL, or packs A for skernel's NN_GEMM_PACKED_A: apack[p * s_mr + i]
+     * = a[i * lda + p] for i < rows, p < kc, zeros for rows up to s_mr. */
+    void (*s_pack_a)(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
     bool s_cols;   /* skernel takes NN_GEMM_COLS */
     size_t q_mr;
     /* The int8 kernels' b: false, the int8 panel above; true, the same
@@ -120,6 +122,7 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
 void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
                             float *c, size_t ldc, const float *bias, unsigned flags, float lo,
                             float hi);
+void nn_sgemm_pack_a_avx512(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
 void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                           int32_t *acc, bool init);
 void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
