@@ -45,12 +45,14 @@ void nn_sconv_direct_row_c(size_t npix, const float *in, size_t step, size_t row
     }
 }
 
-static nn_sconv_direct_fn direct_kernel(void)
+static nn_sconv_direct_fn direct_kernel(uint32_t out_c)
 {
     switch (nn_isa_current()) {
 #if defined(NN_KERNELS_X86_64)
     case NN_ISA_AVX512:
-        return nn_sconv_direct_row_avx512;
+        /* 8 channels or fewer would leave half of every 16-lane register
+         * idle: 8-lane registers run at the same rate per instruction. */
+        return out_c <= 8 ? nn_sconv_direct_row_avx2 : nn_sconv_direct_row_avx512;
     case NN_ISA_AVX2:
         return nn_sconv_direct_row_avx2;
 #endif
@@ -163,7 +165,7 @@ static void direct_rows(void *arg, size_t begin, size_t end)
 void nn_sconv_direct(const nn_sconv_direct_geom *g, const float *in,
                      const nn_sconv_direct_weights *w, float lo, float hi, float *out)
 {
-    direct_job J = {g, in, w, lo, hi, out, direct_kernel()};
+    direct_job J = {g, in, w, lo, hi, out, direct_kernel(g->out_c)};
     size_t rows = (size_t)g->n * g->out_h;
     /* About 64k multiply-adds per task at the least: below that a thread's
      * wake-up costs more than it saves. */

@@ -15,14 +15,17 @@ tile(const size_t P, const float *in, size_t step, size_t row, size_t f_h, size_
 #pragma GCC unroll 12
     for (size_t p = 0; p < P; p++)
         acc[p] = init;
-    for (size_t r = 0; r < f_h; r++) {
-        const float *x = in + r * row;
-        const float *wr = w + r * taps_w * ocp;
-        for (size_t t = 0; t < taps_w; t++) {
-            __m512 wv = _mm512_load_ps(wr + t * ocp);
+    /* One loop over all taps (rows of the filter one after another): with
+     * nested loops GCC kept the accumulators in memory. */
+    const float *x = in, *wt = w;
+    for (size_t q = 0, t = 0; q < f_h * taps_w; q++, wt += ocp) {
+        __m512 wv = _mm512_load_ps(wt);
 #pragma GCC unroll 12
-            for (size_t p = 0; p < P; p++)
-                acc[p] = _mm512_fmadd_ps(_mm512_set1_ps(x[p * step + t]), wv, acc[p]);
+        for (size_t p = 0; p < P; p++)
+            acc[p] = _mm512_fmadd_ps(_mm512_set1_ps(x[p * step + t]), wv, acc[p]);
+        if (++t == taps_w) {
+            t = 0;
+            x += row;
         }
     }
 #pragma GCC unroll 12
