@@ -13,6 +13,7 @@
 
 #include "kernels/depthwise_internal.h"
 #include "kernels/conv_direct.h"
+#include "kernels/float_ops.h"
 #include "kernels/gemm_internal.h"
 #include "kernels/isa.h"
 #include "test_util.h"
@@ -27,18 +28,19 @@ typedef struct level {
     bool s_cols;   /* takes NN_GEMM_COLS */
     nn_dw_f32_fn dw_f32;
     nn_sconv_direct_fn sconv_direct; /* NULL: the portable one serves */
+    const nn_float_ops_isa *fops;    /* NULL: the portable one serves */
 } level;
 
 static const level levels[] = {
 #if defined(NN_KERNELS_X86_64)
     {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NULL, false, nn_dw_tile_f32_avx2,
-     nn_sconv_direct_row_avx2},
+     nn_sconv_direct_row_avx2, &nn_float_ops_avx2},
     {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
      nn_sgemm_pack_a_avx512, true,
-     nn_dw_tile_f32_avx512, nn_sconv_direct_row_avx512},
+     nn_dw_tile_f32_avx512, nn_sconv_direct_row_avx512, &nn_float_ops_avx512},
 #elif defined(NN_KERNELS_AARCH64)
     {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
-     nn_dw_tile_f32_neon, NULL},
+     nn_dw_tile_f32_neon, NULL, NULL},
 #endif
 };
 
@@ -186,6 +188,51 @@ static void check_sconv_direct(const level *L)
         fprintf(stderr, "    %s: direct convolution row differs in %d values\n", L->name, bad);
 }
 
+/* Softmax rows and pooling pixels: the same bits as the portable build
+ * (no contraction in any build), and softmax within 1e-6 of double. */
+static void check_float_ops(const level *L)
+{
+    enum { LEN = 1001, H = 5, W = 6, CH = 70 };
+    static float x[LEN], got[LEN], want[LEN], img[H * W * CH];
+    for (size_t i = 0; i < LEN; i++)
+        x[i] = rnd_f() * 20.0f - 5.0f;
+    for (size_t i = 0; i < sizeof img / sizeof img[0]; i++)
+        img[i] = rnd_f() * 4.0f - 2.0f;
+    int bad = 0, bad_bits = 0;
+    for (size_t len = 1; len <= LEN; len += len < 40 ? 1 : 97)
+        for (int lg = 0; lg < 2; lg++) {
+            float mx = x[0];
+            for (size_t i = 0; i < len; i++)
+                mx = x[i] > mx ? x[i] : mx;
+            nn_float_ops_c.softmax_row(x, want, len, 0.7f, mx, lg);
+            L->fops->softmax_row(x, got, len, 0.7f, mx, lg);
+            /* The reference takes the kernels' float z = (x - max) * beta:
+             * its rounding alone moves exp(z) by |z| * 6e-8. */
+            double sum = 0;
+            for (size_t i = 0; i < len; i++)
+                sum += exp((double)((x[i] - mx) * 0.7f));
+            for (size_t i = 0; i < len; i++) {
+                double z = (double)((x[i] - mx) * 0.7f);
+                double ref = lg ? z - log(sum) : exp(z) / sum;
+                if (memcmp(&got[i], &want[i], sizeof got[i]) != 0)
+                    bad_bits++;
+                if (fabs(got[i] - ref) > 1e-6 * (lg ? fabs(ref) + 1.0 : ref + 1e-30))
+                    bad++;
+            }
+        }
+    for (int kind = NN_POOL_F32_AVG; kind <= NN_POOL_F32_L2; kind++)
+        for (size_t y0 = 0; y0 < 2; y0++)
+            for (size_t x1 = 1; x1 <= W; x1++) {
+                float a[CH], b[CH];
+                nn_float_ops_c.pool_pixel(kind, img, W * CH, CH, y0, H, 0, x1, -1.5f, 1.75f, a);
+                L->fops->pool_pixel(kind, img, W * CH, CH, y0, H, 0, x1, -1.5f, 1.75f, b);
+                bad_bits += memcmp(a, b, sizeof a) != 0;
+            }
+    if (!CHECK(bad == 0 && bad_bits == 0))
+        fprintf(stderr, "    %s: float softmax off by more than 1e-6 in %d values; %d values or "
+                "pixels differ from the portable build\n", L->name, bad, bad_bits);
+}
+
 int main(void)
 {
     unsigned cpu = nn_cpu_features();
@@ -209,6 +256,8 @@ int main(void)
         check_sgemm(L);
         if (L->sconv_direct)
             check_sconv_direct(L);
+        if (L->fops)
+            check_float_ops(L);
         printf("%s: checked\n", L->name);
     }
     if (sizeof levels / sizeof levels[0] == 0)

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/float_ops.h"
 #include "kernels/quant.h"
 #include "ops/conv_common.h"
 #include "util/threadpool.h"
@@ -122,6 +123,15 @@ static void pool_rows(void *arg, size_t begin, size_t end)
             int64_t xs = x0 < 0 ? 0 : x0, xe = x0 + g->f_w > g->in_w ? g->in_w : x0 + g->f_w;
             int64_t cnt = (ye > ys && xe > xs) ? (ye - ys) * (xe - xs) : 0;
             size_t obase = ((n * g->out_h + oy) * g->out_w + ox) * ch;
+            if (!J->quant && cnt > 0) { /* float: the vector kernel (kernels/float_ops.h) */
+                static const int kinds[] = {[POOL_AVG] = NN_POOL_F32_AVG,
+                                            [POOL_MAX] = NN_POOL_F32_MAX,
+                                            [POOL_L2] = NN_POOL_F32_L2};
+                nn_pool_f32_pixel(kinds[J->kind], (const float *)J->in + n * g->in_h * g->in_w * ch,
+                                  (size_t)g->in_w * ch, ch, (size_t)ys, (size_t)ye, (size_t)xs,
+                                  (size_t)xe, J->lo, J->hi, (float *)J->out + obase);
+                continue;
+            }
             for (size_t c0 = 0; c0 < ch; c0 += CB) {
                 size_t nc = ch - c0 < CB ? ch - c0 : CB;
                 if (J->quant) {
