@@ -253,9 +253,11 @@ static void sgemm_task(void *arg, size_t begin, size_t end)
                  * once (when the ISA's kernel takes it packed). */
                 _Alignas(64) float apack[NN_GEMM_MAX_MR * KC];
                 /* Packing costs a fraction of one panel's product: worth it
-                 * from a few panels on, or where the rows' stride (a
-                 * multiple of 2 KiB) maps them onto few L1 sets. */
-                if (J->isa->s_pack_a && (p1 - p0 >= 4 || (lda % 512 == 0 && p1 > p0 + 1))) {
+                 * where the rows' stride (a multiple of 2 KiB) maps them
+                 * onto few L1 sets, or for long rows reused by a few panels;
+                 * short rows (k < 64) run as fast in place. */
+                if (J->isa->s_pack_a && p1 > p0 + 1 &&
+                    (lda % 512 == 0 || (kc >= 64 && p1 - p0 >= 4))) {
                     J->isa->s_pack_a(rows, kc, a, lda, apack);
                     a = apack;
                     lda = 0;
