@@ -266,8 +266,10 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     unsigned long gen = atomic_load(&pool.generation) + 1;
     atomic_store(&pool.ticket, (uint_fast64_t)(uint32_t)gen << 32);
     atomic_store(&pool.generation, gen);
-    pthread_cond_broadcast(&pool.wake);
     pthread_mutex_unlock(&pool.lock);
+    /* After unlocking: a woken worker does not block on the lock at once
+     * (the generation changed under it, so no sleeper can miss the wake). */
+    pthread_cond_broadcast(&pool.wake);
     run_chunks(fn, arg, n, chunk);
     /* Every chunk is taken: no worker may join from now on. */
     int joined = (int)(atomic_fetch_or(&pool.ticket, TICKET_CLOSED) & TICKET_COUNT);
