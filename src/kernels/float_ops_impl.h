@@ -3,8 +3,8 @@
  * float_ops_avx2.c and float_ops_avx512.c with FOPS_SUFFIX set; the build
  * compiles each file for its instruction set, and the loops below are
  * written so that the compiler vectorizes them (no calls, no branches on
- * the elements). Contraction stays off (ISO C mode), so every build gives
- * the same bits.
+ * the elements). The build turns multiply-add contraction off for these
+ * files, so every build gives the same bits.
  */
 #include <math.h>
 #include <stdint.h>
