@@ -695,6 +695,8 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
 
 /* ---- the FMA peak of one core, measured with the ISA the runtime uses ---- */
 
+#if defined(__x86_64__)
+#include <immintrin.h>
 #define PEAK_ITERS 4000000L
 /* Thread CPU time: other processes' time slices do not count. */
 static double cpu_now(void)
@@ -703,8 +705,6 @@ static double cpu_now(void)
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
-#if defined(__x86_64__)
-#include <immintrin.h>
 __attribute__((target("avx512f"))) static double peak_avx512(void)
 {
     __m512 acc[12], b = _mm512_set1_ps(0.999f), c = _mm512_set1_ps(1e-3f);

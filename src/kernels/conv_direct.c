@@ -47,6 +47,7 @@ void nn_sconv_direct_row_c(size_t npix, const float *in, size_t step, size_t row
 
 static nn_sconv_direct_fn direct_kernel(uint32_t out_c)
 {
+    (void)out_c; /* used by the x86-64 choice only */
     switch (nn_isa_current()) {
 #if defined(NN_KERNELS_X86_64)
     case NN_ISA_AVX512:
