@@ -12,6 +12,7 @@
 
 #include "android/NeuralNetworks.h"
 #include "ops/op.h"
+#include "sl/sl_driver.h"
 
 #define NN_RUNTIME_FEATURE_LEVEL ANEURALNETWORKS_FEATURE_LEVEL_8
 #define NN_DEFAULT_LOOP_TIMEOUT_NS (2ull * 1000 * 1000 * 1000)
@@ -44,7 +45,7 @@ struct ANeuralNetworksMemory {
     float scale;
     int32_t zero_point;
     uint32_t rank;
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t *dims;           /* owned, rank entries */
     nn_memory_role *roles;
     uint32_t n_roles;
     pthread_mutex_t lock;     /* guards initialized and the current dims */
@@ -60,7 +61,7 @@ struct ANeuralNetworksMemoryDesc {
     int32_t zero_point;
     uint32_t rank;            /* rank and dims merged from roles and setDimensions */
     bool rank_known;          /* also true, with rank 0, for a scalar operand */
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t *dims;           /* owned, rank entries */
     nn_channel_quant channel_quant; /* TENSOR_QUANT8_SYMM_PER_CHANNEL: a copy */
     nn_memory_role *roles;
     uint32_t n_roles;
@@ -84,7 +85,7 @@ enum nn_lifetime {
 typedef struct nn_operand {
     int32_t type;
     uint32_t rank;
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t *dims;           /* owned, rank entries (NULL for rank 0) */
     float scale;
     int32_t zero_point;
     nn_channel_quant channel_quant;
@@ -127,8 +128,12 @@ struct ANeuralNetworksModel {
 
 /* Checks an ANeuralNetworksOperandType as addOperand and setInput see it. */
 int nn_check_operand_type(const ANeuralNetworksOperandType *t, bool allow_unknown_rank);
-/* Fills t from the operand's declaration (and constant value, if any). */
-void nn_operand_to_tensor(const nn_operand *o, nn_tensor *t);
+/* Fills t from the operand's declaration (and constant value, if any);
+ * OUT_OF_MEMORY when its dims need heap storage that cannot be had (the
+ * owner frees it with nn_tensor_release_dims). */
+int nn_operand_to_tensor(const nn_operand *o, nn_tensor *t);
+/* A copy of n dims in *out (NULL for n == 0); OUT_OF_MEMORY on failure. */
+int nn_dims_dup(const uint32_t *dims, uint32_t n, uint32_t **out);
 /* Bytes of an operand whose shape is fully known; 0 if unknown or overflowing. */
 size_t nn_operand_bytes(int32_t type, uint32_t rank, const uint32_t *dims);
 /* Bytes of a tensor with real dims (zero-sized allowed); false on overflow. */
@@ -143,7 +148,8 @@ int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
 
 typedef struct nn_driver {
     /* Whether the device can run operation op_index of a finished model. */
-    bool (*supports)(const ANeuralNetworksModel *model, uint32_t op_index);
+    /* Sets *supported; OUT_OF_MEMORY when the check itself ran out. */
+    int (*supports)(const ANeuralNetworksModel *model, uint32_t op_index, bool *supported);
 } nn_driver;
 
 struct ANeuralNetworksDevice {
@@ -151,10 +157,28 @@ struct ANeuralNetworksDevice {
     const char *version;
     int32_t type;
     int64_t feature_level;
-    const nn_driver *driver;
+    const nn_driver *driver;            /* the CPU device only; NULL for SL drivers' */
+    /* Every device's work can go through an SL table: a loaded driver's, or
+     * nn_cpu_sl_table() for the CPU device (then sl_device is the device). */
+    const NnApiSLDriverImplFL5 *sl;
+    ANeuralNetworksDevice *sl_device;   /* the device as the table knows it */
 };
 
+/* The devices of the SL drivers NNAPI_LINUX_DRIVERS and NNAPI_LINUX_DRIVERS_DIR
+ * name (src/device/loader.c), as a malloc'd array; called once. The SL driver
+ * build of the library has a version that loads none, so a driver never loads
+ * drivers. */
+uint32_t nn_load_driver_devices(ANeuralNetworksDevice ***out);
+
+/* Devices are the loaded drivers' in load order, then the CPU device. */
 uint32_t nn_device_count(void);
+const ANeuralNetworksDevice *nn_cpu_device(void);
+/* Without loading drivers: the loader asks it while devices load. */
+const char *nn_cpu_device_name(void);
+/* Which operations of a finished model the device supports (ops[k] for
+ * operation k); a driver is asked through its SL table. */
+int nn_device_supported_ops(const ANeuralNetworksDevice *d, const ANeuralNetworksModel *m,
+                            bool *ops);
 const ANeuralNetworksDevice *nn_device_at(uint32_t i);
 bool nn_device_is_valid(const ANeuralNetworksDevice *d);
 /* A device list given to the API: non-empty, known devices, no repeats. */
@@ -199,9 +223,12 @@ void nn_plan_free(nn_plan *plan);
 
 /* ----------------------------------------------------------- compilation */
 
+typedef struct nn_partition nn_partition;
+
 struct ANeuralNetworksCompilation {
     ANeuralNetworksModel *model;
-    const ANeuralNetworksDevice *device;  /* the one device everything runs on */
+    const ANeuralNetworksDevice **devices; /* createForDevices' list; NULL: all devices */
+    uint32_t n_devices;
     bool explicit_single_device;          /* createForDevices with one device */
     int32_t preference;
     int32_t priority;
@@ -209,8 +236,25 @@ struct ANeuralNetworksCompilation {
     char *cache_dir;
     uint8_t cache_token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN];
     bool finished;
-    nn_plan *plan;
+    nn_plan *plan;            /* the model on the CPU device, or NULL when partitioned */
+    nn_partition *partition;  /* steps on several devices (src/compile/partition.c) */
 };
+
+/* Whether finish succeeded: the compilation can be executed. */
+static inline bool nn_compilation_ready(const ANeuralNetworksCompilation *c)
+{
+    return c->finished && (c->plan != NULL || c->partition != NULL);
+}
+
+/* Splits the model over the compilation's devices when a driver device takes
+ * part: *out is NULL when everything runs on the CPU device (then c->plan
+ * does). Each step is compiled on its device, or on the CPU when that fails
+ * and fallback is allowed. */
+int nn_partition_build(const ANeuralNetworksCompilation *c, nn_partition **out);
+void nn_partition_free(nn_partition *p);
+/* Runs the steps in order, like nn_run_plan for a partitioned compilation. */
+int nn_partition_run(nn_partition *p, struct nn_exec_ctx *ctx, nn_tensor *inputs, nn_tensor *outputs,
+                     bool *insufficient);
 
 /* ------------------------------------------------------------- executor */
 
@@ -254,7 +298,7 @@ typedef struct nn_io {
     bool set;
     bool omitted;
     uint32_t rank;            /* shape given at execution time (or declared) */
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t *dims;           /* owned, rank entries */
     void *buffer;
     size_t length;
     const ANeuralNetworksMemory *memory;

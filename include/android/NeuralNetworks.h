@@ -182,7 +182,11 @@ int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory* src, const ANeuralNe
 /**
  * Reports how many devices the runtime offers. Feature level 3.
  *
- * nnapi-linux offers one: the CPU device `nnapi_linux-cpu`.
+ * nnapi-linux offers the devices of the NNAPI Support Library drivers named by
+ * `NNAPI_LINUX_DRIVERS` (paths separated by `:`) and by the `*.conf` files of
+ * `NNAPI_LINUX_DRIVERS_DIR` (default `/etc/nnapi-linux/drivers.d`, one path
+ * per line), loaded once at the first call that needs devices, then the CPU
+ * device `nnapi_linux-cpu`, always last. Without drivers the count is 1.
  *
  * @param numDevices Receives the count.
  * @return ::ANEURALNETWORKS_NO_ERROR or ::ANEURALNETWORKS_UNEXPECTED_NULL.
@@ -270,7 +274,10 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(
 
 /**
  * Creates a compilation of a model restricted to the given devices (no
- * fallback to others). Feature level 3.
+ * fallback to others): each operation runs on one of them, and a step a
+ * driver fails falls back to the CPU only if the CPU device is listed.
+ * Compilation_finish returns ::ANEURALNETWORKS_BAD_DATA when an operation is
+ * supported by none of them. Feature level 3.
  *
  * Timing measurement and timeouts need a compilation made this way with
  * exactly one device.
@@ -508,10 +515,13 @@ int ANeuralNetworksModel_finish(ANeuralNetworksModel* model);
  * @param model An unfinished model.
  * @param type The operand's type, copied. Tensor dimensions may be 0
  *             (unknown) where the operation can infer them; a dimensionCount
- *             of 0 means unknown rank. For quantized types scale and
+ *             of 0 means unknown rank. The runtime sets no limit on the
+ *             rank, as Android's does not (each operation states the ranks
+ *             it takes). For quantized types scale and
  *             zeroPoint must be valid for the type (see ::OperandCode).
  * @return ::ANEURALNETWORKS_NO_ERROR; ::ANEURALNETWORKS_BAD_DATA for an
- *         invalid type; ::ANEURALNETWORKS_BAD_STATE once finished.
+ *         invalid type; ::ANEURALNETWORKS_BAD_STATE once finished;
+ *         ::ANEURALNETWORKS_OUT_OF_MEMORY when the operand cannot be stored.
  */
 int ANeuralNetworksModel_addOperand(ANeuralNetworksModel* model,
                                     const ANeuralNetworksOperandType* type);
@@ -639,7 +649,11 @@ int ANeuralNetworksModel_relaxComputationFloat32toFloat16(ANeuralNetworksModel* 
 /* ---- Compilations ---- */
 
 /**
- * Creates a compilation of a finished model for the runtime's devices.
+ * Creates a compilation of a finished model for the runtime's devices: with
+ * SL drivers loaded (see ANeuralNetworks_getDeviceCount()), each operation
+ * goes to the first device supporting it, accelerators before the CPU, and
+ * whatever a driver fails to compile or compute runs on the CPU.
+ * `NNAPI_LINUX_VLOG=1` prints the partition at Compilation_finish.
  * Feature level 1.
  *
  * @param model A finished model; it must outlive the compilation.
