@@ -34,6 +34,10 @@ int nn_exec_ctx_warm(nn_exec_ctx *ctx)
 {
     /* The workers start now rather than in the first computation. */
     (void)nn_thread_count();
+    /* A compilation run by drivers (partitioned, or a support library's)
+     * has no plan of ours here. */
+    if (ctx->plan == NULL)
+        return ANEURALNETWORKS_NO_ERROR;
     size_t bytes = ctx->plan->subs[0].arena_size;
     if (bytes == 0 || bytes <= ctx->arena_cap)
         return ANEURALNETWORKS_NO_ERROR;
