@@ -9,6 +9,7 @@
  * runs it with the test SL driver loaded, so that failures hit the loader's
  * model copies, the partition and the driver's own allocations.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -150,6 +151,29 @@ static int results_right(void)
  * call failed with an error code, -1 when the results were wrong. on_cpu:
  * compiled for the CPU device alone (the last device) rather than all.
  */
+/* The compilation cache of the sequences: a directory of this process, so
+ * that concurrent runs of the test do not change each other's hits. With
+ * cache_cold, every sequence starts from an empty directory (the path that
+ * compiles and writes the entry); otherwise the entry is there (the path that
+ * maps it). */
+static char cache_dir[] = "/tmp/nn-alloc-failure-XXXXXX";
+static bool cache_cold;
+
+static void empty_cache_dir(void)
+{
+    DIR *d = opendir(cache_dir);
+    if (d == NULL)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[sizeof cache_dir + 256 + 1];
+        snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+}
+
 static int sequence(bool on_cpu)
 {
     objects o = {0};
@@ -188,7 +212,9 @@ static int sequence(bool on_cpu)
     } else {
         TRY(ANeuralNetworksCompilation_create(o.model, &o.compilation));
     }
-    TRY(ANeuralNetworksCompilation_setCaching(o.compilation, "/tmp", (const uint8_t *)
+    if (cache_cold)
+        empty_cache_dir();
+    TRY(ANeuralNetworksCompilation_setCaching(o.compilation, cache_dir, (const uint8_t *)
                                               "0123456789abcdef0123456789abcdef"));
     TRY(ANeuralNetworksCompilation_finish(o.compilation));
     TRY(ANeuralNetworksExecution_create(o.compilation, &o.execution));
@@ -307,6 +333,15 @@ static int sequence_default(void)
     return sequence(false);
 }
 
+/* The same, compiling without a cache entry each time. */
+static int sequence_cache_miss(void)
+{
+    cache_cold = true;
+    int rc = sequence(false);
+    cache_cold = false;
+    return rc;
+}
+
 /* Fails each allocation of seq in turn; returns the number of failures. */
 static int inject(int (*seq)(void), const char *name, int *passed)
 {
@@ -369,16 +404,26 @@ int main(void)
         return 1;
     }
     mem_fd = fileno(f);
+    if (mkdtemp(cache_dir) == NULL) {
+        perror("mkdtemp");
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
     /* Warm-up: the thread pool and stdio allocate once for the process. With
      * an SL driver loaded (NNAPI_LINUX_DRIVERS) the model runs on it, so the
      * CPU device warms up too: a failure may send work to it. */
     if (sequence(false) != 0 || sequence(true) != 0) {
         fprintf(stderr, "the sequence fails without injected failures\n");
         printf("0 passed, 1 failed\n");
+        empty_cache_dir();
+        rmdir(cache_dir);
         return 1;
     }
     failed += inject(sequence_default, "the sequence", &passed);
+    failed += inject(sequence_cache_miss, "the sequence without a cache entry", &passed);
     failed += inject(sequence_rank, "the rank-20 sequence", &passed);
+    empty_cache_dir();
+    rmdir(cache_dir);
     fclose(f);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

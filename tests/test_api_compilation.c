@@ -1,6 +1,9 @@
 /* ANeuralNetworksCompilation_*: creation, settings, finish and the
  * preferred-memory getters. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_api.h"
 
@@ -76,6 +79,9 @@ static void test_settings(void) {
     }
     uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN];
     memset(token, 7, sizeof(token));
+    /* The finished compilation writes its cache entry here, not in /tmp. */
+    char cache_dir[] = "/tmp/nn-api-compilation-XXXXXX";
+    CHECK(mkdtemp(cache_dir) != NULL);
 
     CHECK_RC(ANeuralNetworksCompilation_setPreference(NULL, ANEURALNETWORKS_PREFER_LOW_POWER),
              ANEURALNETWORKS_UNEXPECTED_NULL);
@@ -102,7 +108,7 @@ static void test_settings(void) {
              ANEURALNETWORKS_UNEXPECTED_NULL);
     CHECK_RC(ANeuralNetworksCompilation_setCaching(c, "/tmp", NULL),
              ANEURALNETWORKS_UNEXPECTED_NULL);
-    CHECK_OK(ANeuralNetworksCompilation_setCaching(c, "/tmp", token));
+    CHECK_OK(ANeuralNetworksCompilation_setCaching(c, cache_dir, token));
 
     /* Timeouts need a compilation for exactly one device. */
     CHECK_RC(ANeuralNetworksCompilation_setTimeout(NULL, 1000000000),
@@ -126,6 +132,13 @@ static void test_settings(void) {
     if (e && CHECK_OK(ANeuralNetworksExecution_compute(e))) CHECK(nt_sum_ok(a, b, out, 4));
     ANeuralNetworksExecution_free(e);
     ANeuralNetworksCompilation_free(c);
+    char entry[sizeof cache_dir + 2 * sizeof token + 32];
+    int n = snprintf(entry, sizeof entry, "%s/nnapi-linux-", cache_dir);
+    for (size_t i = 0; i < sizeof token; i++)
+        n += snprintf(entry + n, sizeof entry - (size_t)n, "%02x", token[i]);
+    snprintf(entry + n, sizeof entry - (size_t)n, ".cache");
+    CHECK(unlink(entry) == 0); /* the entry was written under the token's name */
+    CHECK(rmdir(cache_dir) == 0);
 
     /* On a single-device compilation the timeout is accepted, including the
      * extremes (0 = infinite). */
