@@ -3,8 +3,11 @@
  * portable one, called directly on random data: they must match within
  * rounding (fused multiply-adds, other sum orders). The conformance runs
  * check each level end to end; this checks the parts the CTS tolerances
- * would let through. The int8 kernels are checked bit for bit by
- * test_qkernels on every level.
+ * would let through. The int8 GEMM kernels (raw and fused with the output
+ * stage) and the quantized depthwise tiles are compared bit for bit, called
+ * directly with every way of reading A, partial panels, earlier k blocks'
+ * sums and random output stages; test_qkernels checks the whole products
+ * on the level NNAPI_LINUX_ISA selects.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,20 +19,25 @@
 #include "kernels/isa.h"
 #include "test_util.h"
 
+/* The GEMM kernels come from gemm.c's table of the level; the float ones
+ * are checked once per distinct kernel (neondot shares neon's). */
 typedef struct level {
     const char *name;
+    nn_isa isa;
     unsigned needs; /* NN_CPU_* bits */
-    size_t s_mr;
-    nn_sgemm_kernel_fn skernel;
+    bool float_checked_before;
     nn_dw_f32_fn dw_f32;
+    nn_dw_q8_fn dw_q8;
 } level;
 
 static const level levels[] = {
 #if defined(NN_KERNELS_X86_64)
-    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, nn_dw_tile_f32_avx2},
-    {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, nn_dw_tile_f32_avx512},
+    {"avx2", NN_ISA_AVX2, NN_CPU_AVX2, false, nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2},
+    {"avx512", NN_ISA_AVX512, NN_CPU_AVX512, false, nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512},
 #elif defined(NN_KERNELS_AARCH64)
-    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, nn_dw_tile_f32_neon},
+    {"neon", NN_ISA_NEON, NN_CPU_ASIMD, false, nn_dw_tile_f32_neon, nn_dw_tile_q8_neon},
+    {"neondot", NN_ISA_NEONDOT, NN_CPU_ASIMD | NN_CPU_ASIMDDP, true, nn_dw_tile_f32_neon,
+     nn_dw_tile_q8_neon},
 #endif
 };
 
@@ -83,7 +91,7 @@ static void check_depthwise(const level *L)
                 bad_f);
 }
 
-static void check_sgemm(const level *L)
+static void check_sgemm(const level *L, const nn_gemm_isa *K)
 {
     enum { KC = 37, LD = 40 };
     float a[NN_GEMM_MAX_MR * LD], bias[NN_GEMM_NR];
@@ -98,10 +106,10 @@ static void check_sgemm(const level *L)
         bias[j] = rnd_f();
     for (size_t i = 0; i < sizeof start / sizeof start[0]; i++)
         start[i] = rnd_f();
-    for (size_t mr = 1; mr <= L->s_mr; mr++)
+    for (size_t mr = 1; mr <= K->s_mr; mr++)
         for (unsigned flags = 0; flags < 4; flags++) {
             memcpy(c, start, sizeof c);
-            L->skernel(mr, KC, a, LD, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
+            K->skernel(mr, KC, a, LD, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
             for (size_t i = 0; i < mr; i++)
                 for (size_t j = 0; j < NN_GEMM_NR; j++) {
                     double s = (flags & NN_GEMM_ACCUMULATE) ? start[i * NN_GEMM_NR + j] : bias[j];
@@ -116,6 +124,178 @@ static void check_sgemm(const level *L)
     if (!CHECK(bad == 0))
         fprintf(stderr, "    %s: float GEMM kernel off by more than 1e-4 in %d values\n",
                 L->name, bad);
+}
+
+static int32_t rnd_range(int32_t lo, int32_t hi) /* inclusive, hi - lo < 2^32 - 1 */
+{
+    return (int32_t)((int64_t)lo + (int64_t)(rnd() % (uint32_t)((int64_t)hi - lo + 1)));
+}
+static int32_t rnd_i32(void) { return (int32_t)((rnd() << 16) ^ rnd()); }
+
+/* Quantized depthwise tiles against the portable tile: same bytes. */
+static void check_depthwise_q8(const level *L)
+{
+    static const size_t ncs[] = {1, 8, 13, 32, 67};
+    static const size_t pxs[] = {1, 2, 4, 8};
+    enum { IN_MAX = 3 * 20 * 67, NC_MAX = 67 };
+    static uint8_t in[IN_MAX];
+    static int32_t filt[9 * NC_MAX], bias[NC_MAX], mult[NC_MAX], shift[NC_MAX];
+    uint8_t want[NN_DW_PX_MAX * NC_MAX], got[NN_DW_PX_MAX * NC_MAX];
+    int bad = 0, cases = 0;
+    for (int round = 0; round < 6; round++)
+        for (size_t a = 0; a < sizeof ncs / sizeof ncs[0]; a++)
+            for (size_t p = 0; p < sizeof pxs / sizeof pxs[0]; p++) {
+                nn_dw_tile t = dw_geometry(ncs[a]);
+                bool in_signed = round & 1, out_signed = round & 2;
+                for (size_t i = 0; i < IN_MAX; i++)
+                    in[i] = (uint8_t)rnd();
+                for (size_t i = 0; i < 9 * ncs[a]; i++)
+                    filt[i] = rnd_range(-255, 255);
+                for (size_t c = 0; c < ncs[a]; c++) {
+                    bias[c] = rnd_range(-300000, 300000);
+                    mult[c] = rnd_range(1 << 30, INT32_MAX);
+                    shift[c] = rnd() % 8 ? rnd_range(-14, -4) : rnd_range(-31, 31);
+                }
+                int32_t out_zero = out_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+                nn_dw_out o = {bias, mult, shift, out_zero, out_signed ? -128 : 0,
+                               out_signed ? 127 : 255};
+                if (round >= 4) /* a fused ReLU-like range */
+                    o.lo = out_zero;
+                int32_t in_zero = in_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+                memset(got, 0xA5, sizeof got);
+                memset(want, 0xA5, sizeof want);
+                nn_dw_tile_q8_c(&t, pxs[p], in, in_signed, in_zero, filt, &o, want);
+                L->dw_q8(&t, pxs[p], in, in_signed, in_zero, filt, &o, got);
+                bad += memcmp(want, got, sizeof got) != 0;
+                cases++;
+            }
+    if (!CHECK(bad == 0))
+        fprintf(stderr, "    %s: quantized depthwise tile differs in %d of %d cases\n", L->name,
+                bad, cases);
+}
+
+/* The portable kernels take at most NN_QGEMM_MR_C rows: the reference runs
+ * in chunks of them (row r of A is at base + r * row in every layout). */
+static void ref_qkernel(size_t rows, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                        int32_t *acc, bool init)
+{
+    for (size_t r0 = 0; r0 < rows; r0 += NN_QGEMM_MR_C) {
+        size_t n = rows - r0 < NN_QGEMM_MR_C ? rows - r0 : NN_QGEMM_MR_C;
+        nn_q8_rows part = {a->base + r0 * a->row, a->row, a->group, a->flip};
+        nn_qgemm_kernel_c(n, kq, &part, b, acc + r0 * NN_GEMM_NR, init);
+    }
+}
+
+static void ref_qfused(size_t rows, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                       const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+{
+    for (size_t r0 = 0; r0 < rows; r0 += NN_QGEMM_MR_C) {
+        size_t n = rows - r0 < NN_QGEMM_MR_C ? rows - r0 : NN_QGEMM_MR_C;
+        nn_q8_rows part = {a->base + r0 * a->row, a->row, a->group, a->flip};
+        nn_qgemm_epilogue pe = *e;
+        if (e->row_term)
+            pe.row_term = e->row_term + r0;
+        nn_qgemm_fused_c(n, kq, &part, b, acc_in ? acc_in + r0 * NN_GEMM_NR : NULL, &pe,
+                         c + r0 * ldc, ldc);
+    }
+}
+
+/* How a kernel is handed A (nn_q8_rows): gemm.c's two ways, and one with
+ * other steps that the contract allows too. */
+enum { A_PACKED, A_IN_PLACE, A_STRIDED, A_LAYOUTS };
+
+/* int8 GEMM kernels of level K against the portable ones, bit for bit. */
+static void check_qgemm(const level *L, const nn_gemm_isa *K)
+{
+    enum { KQ_MAX = 70, ACC = NN_GEMM_MAX_MR * NN_GEMM_NR };
+    static const size_t kqs[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 33, KQ_MAX};
+    _Alignas(64) static int8_t panel[KQ_MAX * 4 * NN_GEMM_NR];
+    _Alignas(64) static int16_t wide[KQ_MAX * 4 * NN_GEMM_NR];
+    int32_t start[ACC], acc_in[ACC], want[ACC], got[ACC], row_term[NN_GEMM_MAX_MR];
+    int32_t col_term[NN_GEMM_NR], mult[NN_GEMM_NR], shift[NN_GEMM_NR];
+    enum { LDC = NN_GEMM_NR + 3 };
+    uint8_t cwant[NN_GEMM_MAX_MR * LDC], cgot[NN_GEMM_MAX_MR * LDC];
+    int bad_raw = 0, bad_fused = 0, cases = 0;
+    for (size_t ki = 0; ki < sizeof kqs / sizeof kqs[0]; ki++)
+        for (size_t rows = 1; rows <= K->q_mr; rows++)
+            for (int layout = 0; layout < A_LAYOUTS; layout++) {
+                const size_t kq = kqs[ki];
+                for (size_t i = 0; i < kq * 4 * NN_GEMM_NR; i++) {
+                    panel[i] = (int8_t)rnd();
+                    wide[i] = panel[i];
+                }
+                const int32_t *b = K->q_wide_b ? (const int32_t *)(const void *)wide
+                                               : (const int32_t *)(const void *)panel;
+                /* Word (i, g) at i * row + g * group; packed keeps the
+                 * kernel's q_mr rows per group even when fewer are used. */
+                size_t row, group;
+                if (layout == A_PACKED) {
+                    row = 4;
+                    group = 4 * K->q_mr;
+                } else if (layout == A_IN_PLACE) {
+                    row = 4 * kq + 4 * (rnd() % 3);
+                    group = 4;
+                } else {
+                    row = 8 * kq + 12;
+                    group = 8;
+                }
+                /* Exactly the bytes the contract lets the kernel read. */
+                size_t bytes = (rows - 1) * row + (kq - 1) * group + 4;
+                uint8_t *abuf = malloc(bytes);
+                if (!abuf) {
+                    CHECK(!"allocation");
+                    return;
+                }
+                for (size_t i = 0; i < bytes; i++)
+                    abuf[i] = (uint8_t)rnd();
+                nn_q8_rows a = {abuf, row, group, rnd() & 1 ? 0x80808080u : 0};
+                for (size_t i = 0; i < ACC; i++) {
+                    start[i] = rnd_i32();
+                    acc_in[i] = rnd() % 2 ? rnd_i32() : rnd_range(-(1 << 20), 1 << 20);
+                }
+                /* Raw accumulators, from zero and on top of earlier sums. */
+                for (int init = 0; init < 2; init++) {
+                    memcpy(want, start, sizeof want);
+                    memcpy(got, start, sizeof got);
+                    ref_qkernel(rows, kq, &a, (const int32_t *)(const void *)panel, want, init);
+                    K->qkernel(rows, kq, &a, b, got, init);
+                    bad_raw += memcmp(want, got, rows * NN_GEMM_NR * sizeof(int32_t)) != 0;
+                }
+                /* Fused: a random output stage; a partial panel every third case. */
+                for (int rep = 0; rep < 2; rep++) {
+                    bool out_signed = rnd() & 1;
+                    for (size_t j = 0; j < NN_GEMM_NR; j++) {
+                        col_term[j] = rnd() % 4 ? rnd_range(-(1 << 22), 1 << 22) : rnd_i32();
+                        mult[j] = rnd() % 6 ? rnd_range(1 << 30, INT32_MAX) : rnd_range(0, INT32_MAX);
+                        shift[j] = rnd() % 5 ? rnd_range(-22, -6) : rnd_range(-31, 31);
+                    }
+                    for (size_t i = 0; i < NN_GEMM_MAX_MR; i++)
+                        row_term[i] = rnd_range(-(1 << 22), 1 << 22);
+                    nn_qgemm_epilogue e = {
+                        .col_term = col_term, .mult = mult, .shift = shift,
+                        .rounding = rnd() & 1 ? NN_ROUND_UP : NN_ROUND_AWAY,
+                        .row_term = rnd() & 1 ? row_term : NULL,
+                        .cols = cases % 3 == 0 ? 1 + rnd() % NN_GEMM_NR : NN_GEMM_NR,
+                        .out_zero = out_signed ? rnd_range(-128, 127) : rnd_range(0, 255),
+                        .lo = out_signed ? -128 : 0, .hi = out_signed ? 127 : 255,
+                        .out_signed = out_signed};
+                    if (rnd() & 1)
+                        e.lo = e.out_zero;
+                    const int32_t *in = rep ? acc_in : NULL;
+                    memset(cwant, 0x5A, sizeof cwant);
+                    memset(cgot, 0x5A, sizeof cgot);
+                    ref_qfused(rows, kq, &a, (const int32_t *)(const void *)panel, in, &e, cwant, LDC);
+                    K->qfused(rows, kq, &a, b, in, &e, cgot, LDC);
+                    bad_fused += memcmp(cwant, cgot, sizeof cgot) != 0;
+                }
+                free(abuf);
+                cases++;
+            }
+    if (!CHECK(bad_raw == 0))
+        fprintf(stderr, "    %s: int8 kernel differs in %d cases\n", L->name, bad_raw);
+    if (!CHECK(bad_fused == 0))
+        fprintf(stderr, "    %s: fused int8 kernel differs in %d cases\n", L->name, bad_fused);
+    printf("%s: %d int8 kernel cases\n", L->name, cases);
 }
 
 int main(void)
@@ -137,8 +317,15 @@ int main(void)
             printf("%s: not run, this CPU lacks it\n", L->name);
             continue;
         }
-        check_depthwise(L);
-        check_sgemm(L);
+        const nn_gemm_isa *K = nn_gemm_isa_of(L->isa);
+        if (!CHECK(K != NULL))
+            continue;
+        if (!L->float_checked_before) {
+            check_depthwise(L);
+            check_sgemm(L, K);
+        }
+        check_depthwise_q8(L);
+        check_qgemm(L, K);
         printf("%s: checked\n", L->name);
     }
     if (sizeof levels / sizeof levels[0] == 0)
