@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kernels/depthwise_internal.h"
+#include "kernels/elementwise.h"
 #include "kernels/gemm_internal.h"
 #include "kernels/isa.h"
 #include "test_util.h"
@@ -298,6 +299,114 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
     printf("%s: %d int8 kernel cases\n", L->name, cases);
 }
 
+#if defined(NN_KERNELS_AARCH64)
+/* The portable rows' arithmetic, written out (kernels/elementwise.c). */
+static float ew_ref(nn_ew_arith op, float x, float y)
+{
+    switch (op) {
+    case NN_EW_ADD:
+        return x + y;
+    case NN_EW_SUB:
+        return x - y;
+    case NN_EW_MUL:
+        return x * y;
+    case NN_EW_DIV:
+        return x / y;
+    case NN_EW_MAX:
+        return x > y ? x : y;
+    case NN_EW_MIN:
+        return x < y ? x : y;
+    default:
+        return x >= 0.0f ? x : x * y;
+    }
+}
+
+static float unary_ref(nn_ew_unary op, float x)
+{
+    switch (op) {
+    case NN_EW_ABS:
+        return fabsf(x);
+    case NN_EW_NEG:
+        return -x;
+    case NN_EW_RELU:
+        return x < 0.0f ? 0.0f : x;
+    case NN_EW_RELU1:
+        return x < -1.0f ? -1.0f : (x > 1.0f ? 1.0f : x);
+    default:
+        return x < 0.0f ? 0.0f : (x > 6.0f ? 6.0f : x);
+    }
+}
+
+/* Same bits, or both NaN (payloads are not compared). */
+static bool same_float(float a, float b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Random values with signed zeros, infinities, NaN and values at the
+ * clamps' edges among them. */
+static float rnd_special(void)
+{
+    static const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 6.0f, INFINITY, -INFINITY, NAN};
+    return rnd() % 4 ? rnd_f() * 8.0f : specials[rnd() % (sizeof specials / sizeof specials[0])];
+}
+
+static void check_elementwise_neon(void)
+{
+    enum { N_MAX = 37 };
+    static const nn_ew_arith ops[] = {NN_EW_ADD, NN_EW_SUB, NN_EW_MUL, NN_EW_DIV,
+                                      NN_EW_MAX, NN_EW_MIN, NN_EW_PRELU};
+    static const nn_ew_unary uops[] = {NN_EW_ABS, NN_EW_NEG, NN_EW_RELU, NN_EW_RELU1, NN_EW_RELU6};
+    float a[N_MAX], b[N_MAX], got[N_MAX + 1];
+    int bad = 0, values = 0;
+    for (int round = 0; round < 40; round++)
+        for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+            nn_ew_row_fn fn = nn_ew_f32_row_neon(ops[o]);
+            if (!CHECK(fn != NULL))
+                return;
+            nn_ew_fparams p = {-INFINITY, INFINITY};
+            if (round % 3 == 1)
+                p = (nn_ew_fparams){0.0f, 6.0f};
+            else if (round % 3 == 2)
+                p = (nn_ew_fparams){-1.0f, 1.0f};
+            for (size_t i = 0; i < N_MAX; i++) {
+                a[i] = rnd_special();
+                b[i] = rnd_special();
+            }
+            size_t n = rnd() % (N_MAX + 1);
+            for (int s = 0; s < 4; s++) {
+                size_t sa = s & 1, sb = s >> 1;
+                got[n] = 12345.0f; /* nothing may be written past n */
+                fn(&p, a, b, got, n, sa, sb);
+                bad += got[n] != 12345.0f;
+                for (size_t i = 0; i < n; i++) {
+                    float r = ew_ref(ops[o], a[sa ? i : 0], b[sb ? i : 0]);
+                    r = r < p.lo ? p.lo : (r > p.hi ? p.hi : r);
+                    bad += !same_float(got[i], r);
+                    values++;
+                }
+            }
+        }
+    for (int round = 0; round < 40; round++)
+        for (size_t o = 0; o < sizeof uops / sizeof uops[0]; o++) {
+            size_t n = rnd() % (N_MAX + 1);
+            for (size_t i = 0; i < N_MAX; i++)
+                a[i] = rnd_special();
+            got[n] = 12345.0f;
+            bool done = nn_ew_unary_f32_neon(uops[o], a, got, n);
+            bad += !done || got[n] != 12345.0f;
+            for (size_t i = 0; i < n; i++, values++)
+                bad += !same_float(got[i], unary_ref(uops[o], a[i]));
+        }
+    if (!CHECK(bad == 0))
+        fprintf(stderr, "    neon: element-wise rows differ from the portable arithmetic in %d "
+                        "of %d values\n", bad, values);
+    printf("neon: %d element-wise values\n", values);
+}
+#endif
+
 int main(void)
 {
     unsigned cpu = nn_cpu_features();
@@ -328,6 +437,12 @@ int main(void)
         check_qgemm(L, K);
         printf("%s: checked\n", L->name);
     }
+#if defined(NN_KERNELS_AARCH64)
+    if (cpu & NN_CPU_ASIMD)
+        check_elementwise_neon();
+    else
+        printf("neon element-wise rows: not run, this CPU lacks ASIMD\n");
+#endif
     if (sizeof levels / sizeof levels[0] == 0)
         printf("no vector kernels on this architecture: nothing to compare\n");
     return nt_summary();

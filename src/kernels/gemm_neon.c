@@ -239,7 +239,15 @@ smlal_fused(const size_t MR, const bool PACKED, size_t kq, const nn_q8_rows *a, 
         for (int q = 0; q < 4; q++)
             acc[i][q] = acc_in ? vld1q_s32(acc_in + i * NN_GEMM_NR + 4 * q) : vdupq_n_s32(0);
     smlal_sums(MR, PACKED, kq, a, b, acc);
-    nn_qgemm_neon_epilogue(MR, &acc[0][0], e, c, ldc);
+    /* A copy for the output stage: acc itself, its address never taken,
+     * stays in registers through the loop. */
+    int32x4_t out[NN_QGEMM_MR_NEON * 4];
+#pragma GCC unroll 4
+    for (size_t i = 0; i < MR; i++)
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; q++)
+            out[4 * i + q] = acc[i][q];
+    nn_qgemm_neon_epilogue(MR, out, e, c, ldc);
 }
 
 void nn_qgemm_kernel_neon(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,

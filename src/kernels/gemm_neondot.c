@@ -8,9 +8,10 @@
  * k-steps is added back:
  *   sum a*b = sum (a - 128)*b + 128 * sum b,
  * the same modulo 2^32 as the portable kernel's wrapping sums. The column
- * sums are 4 more sdot per group (against ones), shared by the 4 rows.
- * Registers: 16 accumulators, 4 column sums, 4 B vectors, up to 4 A vectors
- * and the ones.
+ * sums are 4 more sdot per group (against ones), shared by the 4 rows, in a
+ * second pass over the panel (in L1 by then): in the main loop they would
+ * take the registers that keep its 16 accumulators, 4 B and 4 A vectors
+ * from spilling.
  */
 #include <arm_neon.h>
 #include <string.h>
@@ -32,8 +33,6 @@ sdot_sums(const size_t MR, const int MODE, size_t kq, const nn_q8_rows *a, const
           int32x4_t acc[MR_MAX][4])
 {
     const uint8x16_t conv = vreinterpretq_u8_u32(vdupq_n_u32(a->flip ^ 0x80808080u));
-    const int8x16_t ones = vdupq_n_s8(1);
-    int32x4_t csum[4] = {vdupq_n_s32(0), vdupq_n_s32(0), vdupq_n_s32(0), vdupq_n_s32(0)};
     const int8_t *bg = (const int8_t *)(const void *)b;
     const uint8_t *ag = a->base;
     size_t g = 0;
@@ -49,7 +48,6 @@ sdot_sums(const size_t MR, const int MODE, size_t kq, const nn_q8_rows *a, const
         _Pragma("GCC unroll 4") for (int q = 0; q < 4; q++)                        \
         {                                                                          \
             const int8x16_t bq = vld1q_s8(bg + (T) * 4 * NN_GEMM_NR + 16 * q);     \
-            csum[q] = vdotq_s32(csum[q], bq, ones);                                \
             _Pragma("GCC unroll 4") for (size_t i = 0; i < MR; i++)                \
                 acc[i][q] = vdotq_laneq_s32(acc[i][q], bq, av[i], (T));            \
         }                                                                          \
@@ -76,7 +74,6 @@ sdot_sums(const size_t MR, const int MODE, size_t kq, const nn_q8_rows *a, const
 #pragma GCC unroll 4
         for (int q = 0; q < 4; q++) {
             const int8x16_t bq = vld1q_s8(bg + 16 * q);
-            csum[q] = vdotq_s32(csum[q], bq, ones);
             /* Row i: lane i. */
             acc[0][q] = vdotq_laneq_s32(acc[0][q], bq, av, 0);
             if (MR > 1)
@@ -87,6 +84,13 @@ sdot_sums(const size_t MR, const int MODE, size_t kq, const nn_q8_rows *a, const
                 acc[3][q] = vdotq_laneq_s32(acc[3][q], bq, av, 3);
         }
     }
+    const int8x16_t ones = vdupq_n_s8(1);
+    int32x4_t csum[4] = {vdupq_n_s32(0), vdupq_n_s32(0), vdupq_n_s32(0), vdupq_n_s32(0)};
+    bg = (const int8_t *)(const void *)b;
+    for (g = 0; g < kq; g++, bg += 4 * NN_GEMM_NR)
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; q++)
+            csum[q] = vdotq_s32(csum[q], vld1q_s8(bg + 16 * q), ones);
 #pragma GCC unroll 4
     for (int q = 0; q < 4; q++) {
         const int32x4_t fix = vshlq_n_s32(csum[q], 7);
@@ -125,7 +129,15 @@ sdot_fused(const size_t MR, const int MODE, size_t kq, const nn_q8_rows *a, cons
         for (int q = 0; q < 4; q++)
             acc[i][q] = acc_in ? vld1q_s32(acc_in + i * NN_GEMM_NR + 4 * q) : vdupq_n_s32(0);
     sdot_sums(MR, MODE, kq, a, b, acc);
-    nn_qgemm_neon_epilogue(MR, &acc[0][0], e, c, ldc);
+    /* A copy for the output stage: acc itself, its address never taken,
+     * stays in registers through the loops. */
+    int32x4_t out[MR_MAX * 4];
+#pragma GCC unroll 4
+    for (size_t i = 0; i < MR; i++)
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; q++)
+            out[4 * i + q] = acc[i][q];
+    nn_qgemm_neon_epilogue(MR, out, e, c, ldc);
 }
 
 /* The A access of mr rows (see the enum). */
