@@ -624,6 +624,8 @@ static int dp_execute(nn_op_call *c)
     int32_t max_det = nn_scalar_i32(c->in[8]);
     int32_t max_cls_per_det = nn_scalar_i32(c->in[9]);
     int32_t max_per_class = nn_scalar_i32(c->in[10]);
+    /* Only scores lower than score_thr are filtered, as NeuralNetworks.h
+     * says and TFLite does (Android's reference also drops equal ones). */
     float score_thr = nn_scalar_f32(c->in[11]), iou_thr = nn_scalar_f32(c->in[12]);
     int32_t label_off = nn_scalar_bool(c->in[13]) ? 0 : 1;
     size_t slots = c->out[0]->dims[1];
@@ -662,7 +664,7 @@ static int dp_execute(nn_op_call *c)
             for (size_t cls = 1; cls < classes; cls++) {
                 size_t begin = n;
                 for (size_t a = 0; a < anchors; a++)
-                    if (bs[a * classes + cls] > score_thr)
+                    if (bs[a * classes + cls] >= score_thr)
                         sel[n++] = (uint32_t)(a * classes + cls);
                 /* NMS works on anchor indices with this class's scores;
                  * the kept ones are turned back into candidate indices. */
@@ -672,7 +674,7 @@ static int dp_execute(nn_op_call *c)
                     s[i] /= (uint32_t)classes;
                 for (size_t a = 0; a < anchors; a++)
                     maxsc[a] = bs[a * classes + cls];
-                size_t kept = seq_hard_nms(maxsc, boxes, 4, iou_thr, max_per_class, s, m);
+                size_t kept = seq_stable_hard_nms(maxsc, boxes, 4, iou_thr, max_per_class, s, m);
                 for (size_t i = 0; i < kept; i++)
                     s[i] = s[i] * (uint32_t)classes + (uint32_t)cls;
                 n = begin + kept;
@@ -692,10 +694,10 @@ static int dp_execute(nn_op_call *c)
                 for (size_t cls = 1; cls < classes; cls++)
                     m = fmaxf(m, bs[a * classes + cls]);
                 maxsc[a] = m;
-                if (m > score_thr)
+                if (m >= score_thr)
                     sel[n++] = (uint32_t)a;
             }
-            size_t kept = seq_hard_nms(maxsc, boxes, 4, iou_thr, max_det, sel, n);
+            size_t kept = seq_stable_hard_nms(maxsc, boxes, 4, iou_thr, max_det, sel, n);
             size_t per = (size_t)max_cls_per_det < classes - 1 ? (size_t)max_cls_per_det
                                                                 : classes - 1;
             for (size_t i = 0; i < kept; i++) {

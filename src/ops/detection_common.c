@@ -197,6 +197,23 @@ size_t seq_hard_nms(const float *scores, const float *boxes, size_t stride, floa
     return start;
 }
 
+size_t seq_stable_hard_nms(const float *scores, const float *boxes, size_t stride,
+                           float iou_threshold, int32_t max_keep, uint32_t *sel, size_t n)
+{
+    size_t limit = max_keep < 0 ? n : (size_t)max_keep;
+    size_t kept = 0;
+    seq_sort_desc(sel, n, scores);
+    for (size_t i = 0; i < n && kept < limit; i++) {
+        const float *box = boxes + stride * sel[i];
+        bool overlaps = false;
+        for (size_t k = 0; k < kept && !overlaps; k++)
+            overlaps = seq_iou(boxes + stride * sel[k], box) >= iou_threshold;
+        if (!overlaps)
+            sel[kept++] = sel[i];
+    }
+    return kept;
+}
+
 size_t seq_soft_nms(float *scores, const float *boxes, size_t stride, int32_t kernel,
                     float iou_threshold, float sigma, float score_threshold, int32_t max_keep,
                     uint32_t *sel, size_t n)

@@ -100,6 +100,15 @@ float seq_iou(const float *a, const float *b);
 size_t seq_hard_nms(const float *scores, const float *boxes, size_t stride, float iou_threshold,
                     int32_t max_keep, uint32_t *sel, size_t n);
 
+/* Hard NMS that visits candidates in a stable order: sel[0..n) is sorted by
+ * descending score (equal scores keep their order in sel), then each
+ * candidate is kept unless a kept one overlaps it by IoU >= iou_threshold.
+ * Without ties this keeps what seq_hard_nms keeps, in the same order; with
+ * ties the first candidate wins, as in TensorFlow Lite's detection
+ * post-processing (the specification does not order ties). */
+size_t seq_stable_hard_nms(const float *scores, const float *boxes, size_t stride,
+                           float iou_threshold, int32_t max_keep, uint32_t *sel, size_t n);
+
 /* Soft NMS: as seq_hard_nms but rescales the scores (in place) of the
  * remaining candidates by kernel(IoU) and discards those falling below
  * score_threshold. kernel: 1 linear, 2 gaussian (0 hard is the special
