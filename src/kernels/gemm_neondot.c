@@ -11,7 +11,7 @@
  * sums are 4 more sdot per group (against ones), shared by the 4 rows, in a
  * second pass over the panel (in L1 by then): in the main loop they would
  * take the registers that keep its 16 accumulators, 4 B and 4 A vectors
- * from spilling.
+ * from spilling. A group's 64 panel bytes come in one ld1 of 4 registers.
  */
 #include <arm_neon.h>
 #include <string.h>
@@ -45,12 +45,10 @@ sdot_sums(const size_t MR, const int MODE, size_t kq, const nn_q8_rows *a, const
             /* Group g + T: lane T of each row's vector. */
 #define GROUP(T)                                                                   \
     do {                                                                           \
+        const int8x16x4_t bt = vld1q_s8_x4(bg + (T) * 4 * NN_GEMM_NR);            \
         _Pragma("GCC unroll 4") for (int q = 0; q < 4; q++)                        \
-        {                                                                          \
-            const int8x16_t bq = vld1q_s8(bg + (T) * 4 * NN_GEMM_NR + 16 * q);     \
             _Pragma("GCC unroll 4") for (size_t i = 0; i < MR; i++)                \
-                acc[i][q] = vdotq_laneq_s32(acc[i][q], bq, av[i], (T));            \
-        }                                                                          \
+                acc[i][q] = vdotq_laneq_s32(acc[i][q], bt.val[q], av[i], (T));     \
     } while (0)
             GROUP(0);
             GROUP(1);
@@ -71,9 +69,10 @@ sdot_sums(const size_t MR, const int MODE, size_t kq, const nn_q8_rows *a, const
             words = vreinterpretq_u8_u32(vld1q_u32(w));
         }
         const int8x16_t av = vreinterpretq_s8_u8(veorq_u8(words, conv));
+        const int8x16x4_t bt = vld1q_s8_x4(bg);
 #pragma GCC unroll 4
         for (int q = 0; q < 4; q++) {
-            const int8x16_t bq = vld1q_s8(bg + 16 * q);
+            const int8x16_t bq = bt.val[q];
             /* Row i: lane i. */
             acc[0][q] = vdotq_laneq_s32(acc[0][q], bq, av, 0);
             if (MR > 1)
@@ -87,10 +86,13 @@ sdot_sums(const size_t MR, const int MODE, size_t kq, const nn_q8_rows *a, const
     const int8x16_t ones = vdupq_n_s8(1);
     int32x4_t csum[4] = {vdupq_n_s32(0), vdupq_n_s32(0), vdupq_n_s32(0), vdupq_n_s32(0)};
     bg = (const int8_t *)(const void *)b;
-    for (g = 0; g < kq; g++, bg += 4 * NN_GEMM_NR)
+#pragma GCC unroll 4
+    for (g = 0; g < kq; g++, bg += 4 * NN_GEMM_NR) {
+        const int8x16x4_t bt = vld1q_s8_x4(bg);
 #pragma GCC unroll 4
         for (int q = 0; q < 4; q++)
-            csum[q] = vdotq_s32(csum[q], vld1q_s8(bg + 16 * q), ones);
+            csum[q] = vdotq_s32(csum[q], bt.val[q], ones);
+    }
 #pragma GCC unroll 4
     for (int q = 0; q < 4; q++) {
         const int32x4_t fix = vshlq_n_s32(csum[q], 7);
