@@ -187,7 +187,7 @@ smlal_sums(const size_t MR, const bool PACKED, size_t kq, const nn_q8_rows *a, c
         const int16x8x4_t lo = vld4q_s16(bw), hi = vld4q_s16(bw + 2 * NN_GEMM_NR);
         uint32x4_t words;
         if (PACKED) {
-            words = vld1q_u32((const uint32_t *)(const void *)ag);
+            words = vreinterpretq_u32_u8(vld1q_u8(ag));
         } else {
             uint32_t w[4] = {0, 0, 0, 0};
 #pragma GCC unroll 4
