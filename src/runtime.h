@@ -12,6 +12,7 @@
 
 #include "android/NeuralNetworks.h"
 #include "ops/op.h"
+#include "sl/sl_driver.h"
 
 #define NN_RUNTIME_FEATURE_LEVEL ANEURALNETWORKS_FEATURE_LEVEL_8
 #define NN_DEFAULT_LOOP_TIMEOUT_NS (2ull * 1000 * 1000 * 1000)
@@ -151,10 +152,28 @@ struct ANeuralNetworksDevice {
     const char *version;
     int32_t type;
     int64_t feature_level;
-    const nn_driver *driver;
+    const nn_driver *driver;            /* the CPU device only; NULL for SL drivers' */
+    /* Every device's work can go through an SL table: a loaded driver's, or
+     * nn_cpu_sl_table() for the CPU device (then sl_device is the device). */
+    const NnApiSLDriverImplFL5 *sl;
+    ANeuralNetworksDevice *sl_device;   /* the device as the table knows it */
 };
 
+/* The devices of the SL drivers NNAPI_LINUX_DRIVERS and NNAPI_LINUX_DRIVERS_DIR
+ * name (src/device/loader.c), as a malloc'd array; called once. The SL driver
+ * build of the library has a version that loads none, so a driver never loads
+ * drivers. */
+uint32_t nn_load_driver_devices(ANeuralNetworksDevice ***out);
+
+/* Devices are the loaded drivers' in load order, then the CPU device. */
 uint32_t nn_device_count(void);
+const ANeuralNetworksDevice *nn_cpu_device(void);
+/* Without loading drivers: the loader asks it while devices load. */
+const char *nn_cpu_device_name(void);
+/* Which operations of a finished model the device supports (ops[k] for
+ * operation k); a driver is asked through its SL table. */
+int nn_device_supported_ops(const ANeuralNetworksDevice *d, const ANeuralNetworksModel *m,
+                            bool *ops);
 const ANeuralNetworksDevice *nn_device_at(uint32_t i);
 bool nn_device_is_valid(const ANeuralNetworksDevice *d);
 /* A device list given to the API: non-empty, known devices, no repeats. */
@@ -199,9 +218,12 @@ void nn_plan_free(nn_plan *plan);
 
 /* ----------------------------------------------------------- compilation */
 
+typedef struct nn_partition nn_partition;
+
 struct ANeuralNetworksCompilation {
     ANeuralNetworksModel *model;
-    const ANeuralNetworksDevice *device;  /* the one device everything runs on */
+    const ANeuralNetworksDevice **devices; /* createForDevices' list; NULL: all devices */
+    uint32_t n_devices;
     bool explicit_single_device;          /* createForDevices with one device */
     int32_t preference;
     int32_t priority;
@@ -209,8 +231,25 @@ struct ANeuralNetworksCompilation {
     char *cache_dir;
     uint8_t cache_token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN];
     bool finished;
-    nn_plan *plan;
+    nn_plan *plan;            /* the model on the CPU device, or NULL when partitioned */
+    nn_partition *partition;  /* steps on several devices (src/compile/partition.c) */
 };
+
+/* Whether finish succeeded: the compilation can be executed. */
+static inline bool nn_compilation_ready(const ANeuralNetworksCompilation *c)
+{
+    return c->finished && (c->plan != NULL || c->partition != NULL);
+}
+
+/* Splits the model over the compilation's devices when a driver device takes
+ * part: *out is NULL when everything runs on the CPU device (then c->plan
+ * does). Each step is compiled on its device, or on the CPU when that fails
+ * and fallback is allowed. */
+int nn_partition_build(const ANeuralNetworksCompilation *c, nn_partition **out);
+void nn_partition_free(nn_partition *p);
+/* Runs the steps in order, like nn_run_plan for a partitioned compilation. */
+int nn_partition_run(nn_partition *p, struct nn_exec_ctx *ctx, nn_tensor *inputs, nn_tensor *outputs,
+                     bool *insufficient);
 
 /* ------------------------------------------------------------- executor */
 

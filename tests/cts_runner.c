@@ -30,6 +30,9 @@
 #ifndef NN_CTS_VECTOR_DIR
 #define NN_CTS_VECTOR_DIR "tests/cts/vectors"
 #endif
+#ifndef NN_CTS_TEST_DRIVER
+#define NN_CTS_TEST_DRIVER "libnnapi_test_driver.so"
+#endif
 
 #define WHY_LEN 512
 #define NUM_OPS 106
@@ -105,12 +108,39 @@ static const char* const k_lifetimes[] = {
     "CONSTANT_REFERENCE", "NO_VALUE", "SUBGRAPH",
 };
 
+/* The partitioned and fallback modes compute like sync with the test driver
+ * (tests/sl_test_driver.c) loaded: supporting the even operation codes, or
+ * failing every computation so that the CPU redoes its steps. The driver is
+ * then loaded for the whole run, so the other modes listed with one of them
+ * run across the partition too; they are not part of --all. */
 enum { MODE_SYNC, MODE_ASYNC, MODE_BURST, MODE_MEMORY, MODE_DYNAMIC, MODE_REUSABLE, MODE_FENCED,
-       MODE_CONSTANTS, NUM_MODES };
+       MODE_CONSTANTS, NUM_STANDARD_MODES, MODE_PARTITIONED = NUM_STANDARD_MODES, MODE_FALLBACK,
+       NUM_MODES };
 
 static const char* const k_mode_names[NUM_MODES] = {
     "sync", "async", "burst", "memory", "dynamic", "reusable", "fenced", "constants",
+    "partitioned", "fallback",
 };
+
+#define TEST_DEVICE_NAME "nnapi_linux-test-npu"
+/* Tests whose main model the test driver supports only in part: a split. */
+static unsigned long g_split_models, g_driver_models;
+static const ANeuralNetworksDevice* g_test_device;
+
+/* Counts main models the test driver takes whole, in part or not at all. */
+static void count_split(ANeuralNetworksModel* model, uint32_t n_ops) {
+    if (g_test_device == NULL || n_ops == 0) return;
+    bool* ops = calloc(n_ops, sizeof *ops);
+    if (ops == NULL) return;
+    if (ANeuralNetworksModel_getSupportedOperationsForDevices(model, &g_test_device, 1, ops) ==
+        ANEURALNETWORKS_NO_ERROR) {
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < n_ops; k++) n += ops[k];
+        g_driver_models += n > 0;
+        g_split_models += n > 0 && n < n_ops;
+    }
+    free(ops);
+}
 
 static const char* const k_versions[] = {"V1_0", "V1_1", "V1_2", "V1_3", "V1_3_cts_only",
                                          "AIDL_V2", "AIDL_V3"};
@@ -883,6 +913,7 @@ static void prepare(const test_case* t, prepared* p, bool dynamic, bool constant
     }
     p->rc = build_subgraph(t, p, &t->main, true, dynamic, constants, &p->main, p->why);
     if (p->rc) return;
+    if (!dynamic && !constants) count_split(p->main.model, t->main.n_operations);
     p->rc = api(ANeuralNetworksCompilation_create(p->main.model, &p->compilation), p->why,
                 "ANeuralNetworksCompilation_create");
     if (p->rc) return;
@@ -1393,7 +1424,9 @@ static int run_mode(const test_case* t, prepared* stat, prepared* dyn, prepared*
     ANeuralNetworksCompilation* c = p->compilation;
     uint32_t n_in = t->main.n_inputs;
     switch (mode) {
-    case MODE_SYNC: outcome = run_checked(t, c, RUN_SYNC, n_in, false, 1, why); break;
+    case MODE_SYNC:
+    case MODE_PARTITIONED:
+    case MODE_FALLBACK: outcome = run_checked(t, c, RUN_SYNC, n_in, false, 1, why); break;
     case MODE_ASYNC: outcome = run_checked(t, c, RUN_ASYNC, n_in, false, 1, why); break;
     case MODE_BURST: outcome = run_checked(t, c, RUN_BURST, n_in, false, 1, why); break;
     case MODE_MEMORY: outcome = run_checked(t, c, RUN_SYNC, n_in, true, 1, why); break;
@@ -1457,6 +1490,43 @@ static void run_test(runner* r, const json_value* jt, const char* spec, const ch
     test_free(&t);
 }
 
+/* Loads the test driver before the first API call when a mode needs it,
+ * and checks that its device came. */
+static bool load_test_driver(const runner* r) {
+    bool partitioned = false, fallback = false;
+    for (int m = 0; m < r->n_modes; m++) {
+        partitioned |= r->modes[m] == MODE_PARTITIONED;
+        fallback |= r->modes[m] == MODE_FALLBACK;
+    }
+    if (!partitioned && !fallback) return true;
+    if (partitioned && fallback) {
+        fprintf(stderr, "nn_cts: the partitioned and fallback modes need separate runs\n");
+        return false;
+    }
+    setenv("NNAPI_LINUX_DRIVERS", NN_CTS_TEST_DRIVER, 1);
+    setenv("NNAPI_TEST_DRIVER_OPS", partitioned ? "even" : "all", 1);
+    if (fallback)
+        setenv("NNAPI_TEST_DRIVER_FAIL", "execute", 1);
+    else
+        unsetenv("NNAPI_TEST_DRIVER_FAIL");
+    uint32_t n = 0;
+    ANeuralNetworks_getDeviceCount(&n);
+    for (uint32_t i = 0; i < n; i++) {
+        ANeuralNetworksDevice* d = NULL;
+        const char* name = NULL;
+        if (ANeuralNetworks_getDevice(i, &d) == ANEURALNETWORKS_NO_ERROR &&
+            ANeuralNetworksDevice_getName(d, &name) == ANEURALNETWORKS_NO_ERROR &&
+            strcmp(name, TEST_DEVICE_NAME) == 0)
+            g_test_device = d;
+    }
+    if (g_test_device == NULL) {
+        fprintf(stderr, "nn_cts: the test driver %s gave no device %s\n", NN_CTS_TEST_DRIVER,
+                TEST_DEVICE_NAME);
+        return false;
+    }
+    return true;
+}
+
 /* ---- Driver ---- */
 
 typedef struct {
@@ -1502,6 +1572,10 @@ static void usage(FILE* f) {
             "                     memory,dynamic,reusable,fenced,constants; constants\n"
             "                     makes every model input but the first a constant)\n"
             "  --all              every test in every mode (the full run)\n"
+            "  --modes partitioned / fallback: sync with the test driver loaded\n"
+            "                     (%s), which supports the even operation\n"
+            "                     codes / fails every computation; other modes listed\n"
+            "                     with one of them also run with it\n"
             "  --op NAME          tests that contain operation NAME (repeatable)\n"
             "  --filter SUBSTR    tests whose name or spec contains SUBSTR (repeatable)\n"
             "  --vectors DIR      vector directory (default: %s)\n"
@@ -1510,7 +1584,7 @@ static void usage(FILE* f) {
             "  -v                 print every failing case with its reason\n"
             "  --help             this text\n"
             "Exit status: 0 when no case failed, 1 when some failed, 2 on usage errors.\n",
-            NN_CTS_VECTOR_DIR);
+            NN_CTS_TEST_DRIVER, NN_CTS_VECTOR_DIR);
 }
 
 static bool parse_modes(runner* r, const char* arg) {
@@ -1549,6 +1623,9 @@ static void print_summary(const runner* r) {
         f += r->failed[mode];
         s += r->skipped[mode];
     }
+    if (g_test_device != NULL)
+        printf("\nthe test driver ran operations of %lu models, %lu of them split with the CPU\n",
+               g_driver_models, g_split_models);
     printf("\n%lu passed, %lu failed, %lu skipped\n", p, f, s);
 }
 
@@ -1559,7 +1636,7 @@ int main(int argc, char** argv) {
     memset(&sel, 0, sizeof sel);
     sel.vectors = NN_CTS_VECTOR_DIR;
     sel.sample = 1;
-    for (int m = 0; m < NUM_MODES; m++) r.modes[r.n_modes++] = m;
+    for (int m = 0; m < NUM_STANDARD_MODES; m++) r.modes[r.n_modes++] = m;
 
     for (int i = 1; i < argc; i++) {
         const char* a = argv[i];
@@ -1578,7 +1655,7 @@ int main(int argc, char** argv) {
             if (!parse_modes(&r, val)) return 2;
         } else if (strcmp(a, "--all") == 0) {
             r.n_modes = 0;
-            for (int m = 0; m < NUM_MODES; m++) r.modes[r.n_modes++] = m;
+            for (int m = 0; m < NUM_STANDARD_MODES; m++) r.modes[r.n_modes++] = m;
             sel.sample = 1;
         } else if (strcmp(a, "--op") == 0) {
             int c = op_code(val);
@@ -1614,6 +1691,8 @@ int main(int argc, char** argv) {
         }
         if (takes_value) i++;
     }
+
+    if (!sel.list && !load_test_driver(&r)) return 2;
 
     unsigned long index = 0, n_files = 0, n_listed = 0;
     bool io_error = false;

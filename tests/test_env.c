@@ -1,10 +1,12 @@
 /*
- * The environment switches: NNAPI_LINUX_THREADS, NNAPI_LINUX_VLOG and
- * NNAPI_LINUX_ISA. CTest runs this program once per setting (ENVIRONMENT
+ * The environment switches: NNAPI_LINUX_THREADS, NNAPI_LINUX_VLOG,
+ * NNAPI_LINUX_ISA and the driver list (NNAPI_LINUX_DRIVERS,
+ * NNAPI_LINUX_DRIVERS_DIR). CTest runs this program once per setting (ENVIRONMENT
  * property) and says on the command line what the library must make of it:
  *   --threads N|default   thread count (default: the cores, at most 65)
  *   --vlog 0|1            whether verbose logging is on
  *   --isa c|avx2|avx512|neon|neondot|detected   the kernel level in use
+ *   --devices N           devices the runtime offers (drivers' + the CPU)
  *   --isa-request NAME    NNAPI_LINUX_ISA=NAME: NAME where the CPU runs it,
  *                         else the detected level with a warning
  *   --stderr TEXT         stderr must hold TEXT exactly once; without it,
@@ -26,6 +28,7 @@ struct seen {
     int threads;
     bool vlog;
     nn_isa isa;
+    uint32_t devices;
 };
 
 static void *read_switches(void *out)
@@ -34,6 +37,7 @@ static void *read_switches(void *out)
     s->threads = nn_thread_count();
     s->vlog = nn_vlog_enabled();
     s->isa = nn_isa_current();
+    s->devices = nn_device_count();
     return NULL;
 }
 
@@ -65,7 +69,7 @@ static int count_occurrences(const char *text, const char *needle)
 int main(int argc, char **argv)
 {
     const char *want_threads = NULL, *want_vlog = NULL, *want_isa = NULL;
-    const char *isa_request = NULL, *want_stderr = NULL;
+    const char *isa_request = NULL, *want_stderr = NULL, *want_devices = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--threads") == 0)
             want_threads = argv[i + 1];
@@ -77,6 +81,8 @@ int main(int argc, char **argv)
             isa_request = argv[i + 1];
         else if (strcmp(argv[i], "--stderr") == 0)
             want_stderr = argv[i + 1];
+        else if (strcmp(argv[i], "--devices") == 0)
+            want_devices = argv[i + 1];
         else {
             fprintf(stderr, "test_env: unknown option %s\n", argv[i]);
             return 2;
@@ -111,7 +117,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "library stderr:\n%s", text);
 
     CHECK(first.threads == second.threads && first.vlog == second.vlog &&
-          first.isa == second.isa);
+          first.isa == second.isa && first.devices == second.devices);
+    if (want_devices) {
+        printf("devices: %u (expected %s)\n", second.devices, want_devices);
+        CHECK(second.devices == (uint32_t)atoi(want_devices));
+    }
     if (want_threads) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         int expected = strcmp(want_threads, "default") == 0

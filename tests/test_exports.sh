@@ -2,13 +2,17 @@
 # The shared library exports exactly the functions the public header declares
 # (no internal symbol leaks, none missing), leaves out the Android-only
 # AHardwareBuffer entry point, and carries the SONAME libneuralnetworks.so.
+# The SL driver build exports its entry point alone and needs no dynamic
+# binding of an NNAPI symbol (its calls resolve inside it).
 #
 # usage: test_exports.sh <libneuralnetworks.so> <include dir> [C compiler]
+#                        [libnnapi_linux_cpu_sl.so]
 set -u
 
 lib=$1
 incdir=$2
 cc=${3:-cc}
+sl=${4:-}
 passed=0
 failed=0
 tmp=$(mktemp -d) || exit 1
@@ -53,6 +57,16 @@ fi
 
 soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
 if [ "$soname" = "libneuralnetworks.so" ]; then pass; else fail "SONAME is '$soname'"; fi
+
+if [ -n "$sl" ]; then
+    sl_exports=$(nm -D --defined-only "$sl" | awk '{print $NF}' | sed 's/@.*//' | sort -u | tr '\n' ' ')
+    if [ "$sl_exports" = "ANeuralNetworks_getSLDriverImpl " ]; then pass; else fail "$sl exports: $sl_exports"; fi
+    if readelf -r "$sl" | grep -q 'ANeuralNetworks'; then
+        fail "$sl binds NNAPI symbols dynamically: $(readelf -r "$sl" | grep -o 'ANeuralNetworks[A-Za-z0-9_]*' | sort -u | tr '\n' ' ')"
+    else
+        pass
+    fi
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -182,7 +182,11 @@ int ANeuralNetworksMemory_copy(const ANeuralNetworksMemory* src, const ANeuralNe
 /**
  * Reports how many devices the runtime offers. Feature level 3.
  *
- * nnapi-linux offers one: the CPU device `nnapi_linux-cpu`.
+ * nnapi-linux offers the devices of the NNAPI Support Library drivers named by
+ * `NNAPI_LINUX_DRIVERS` (paths separated by `:`) and by the `*.conf` files of
+ * `NNAPI_LINUX_DRIVERS_DIR` (default `/etc/nnapi-linux/drivers.d`, one path
+ * per line), loaded once at the first call that needs devices, then the CPU
+ * device `nnapi_linux-cpu`, always last. Without drivers the count is 1.
  *
  * @param numDevices Receives the count.
  * @return ::ANEURALNETWORKS_NO_ERROR or ::ANEURALNETWORKS_UNEXPECTED_NULL.
@@ -270,7 +274,10 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(
 
 /**
  * Creates a compilation of a model restricted to the given devices (no
- * fallback to others). Feature level 3.
+ * fallback to others): each operation runs on one of them, and a step a
+ * driver fails falls back to the CPU only if the CPU device is listed.
+ * Compilation_finish returns ::ANEURALNETWORKS_BAD_DATA when an operation is
+ * supported by none of them. Feature level 3.
  *
  * Timing measurement and timeouts need a compilation made this way with
  * exactly one device.
@@ -639,7 +646,11 @@ int ANeuralNetworksModel_relaxComputationFloat32toFloat16(ANeuralNetworksModel* 
 /* ---- Compilations ---- */
 
 /**
- * Creates a compilation of a finished model for the runtime's devices.
+ * Creates a compilation of a finished model for the runtime's devices: with
+ * SL drivers loaded (see ANeuralNetworks_getDeviceCount()), each operation
+ * goes to the first device supporting it, accelerators before the CPU, and
+ * whatever a driver fails to compile or compute runs on the CPU.
+ * `NNAPI_LINUX_VLOG=1` prints the partition at Compilation_finish.
  * Feature level 1.
  *
  * @param model A finished model; it must outlive the compilation.

@@ -188,7 +188,7 @@ static int add_role(ANeuralNetworksMemoryDesc *d, const ANeuralNetworksCompilati
                        d == NULL ? "desc" : "compilation");
     if (d->finished)
         return nn_fail(ANEURALNETWORKS_BAD_STATE, "%s: the descriptor is finished", fn);
-    if (!c->finished || c->plan == NULL)
+    if (!nn_compilation_ready(c))
         return nn_fail(ANEURALNETWORKS_BAD_DATA, "%s: the compilation is not finished, or failed", fn);
     const ANeuralNetworksModel *model = c->model;
     uint32_t count = is_input ? model->n_inputs : model->n_outputs;

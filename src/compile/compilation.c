@@ -5,17 +5,26 @@
 #include "runtime.h"
 #include "exec/profile.h"
 
-static int create_compilation(ANeuralNetworksModel *model, const ANeuralNetworksDevice *device,
-                              bool explicit_single, ANeuralNetworksCompilation **out)
+/* devices: createForDevices' list (copied), or NULL for every device. */
+static int create_compilation(ANeuralNetworksModel *model, const ANeuralNetworksDevice *const *devices,
+                              uint32_t n_devices, ANeuralNetworksCompilation **out)
 {
     if (!model->finished)
         return nn_because(ANEURALNETWORKS_BAD_STATE, "the model is not finished");
     ANeuralNetworksCompilation *c = calloc(1, sizeof *c);
     if (c == NULL)
         return nn_because(ANEURALNETWORKS_OUT_OF_MEMORY, "out of memory");
+    if (devices != NULL) {
+        c->devices = malloc(n_devices * sizeof *c->devices);
+        if (c->devices == NULL) {
+            free(c);
+            return nn_because(ANEURALNETWORKS_OUT_OF_MEMORY, "out of memory");
+        }
+        memcpy(c->devices, devices, n_devices * sizeof *c->devices);
+        c->n_devices = n_devices;
+    }
     c->model = model;
-    c->device = device;
-    c->explicit_single_device = explicit_single;
+    c->explicit_single_device = devices != NULL && n_devices == 1;
     c->preference = ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER;
     c->priority = ANEURALNETWORKS_PRIORITY_DEFAULT;
     *out = c;
@@ -30,7 +39,7 @@ NN_API int ANeuralNetworksCompilation_create(ANeuralNetworksModel *model,
     *compilation = NULL;
     if (model == NULL)
         return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Compilation_create: model is NULL");
-    return nn_fail(create_compilation(model, nn_device_at(0), false, compilation),
+    return nn_fail(create_compilation(model, NULL, 0, compilation),
                    "Compilation_create");
 }
 
@@ -49,7 +58,7 @@ NN_API int ANeuralNetworksCompilation_createForDevices(ANeuralNetworksModel *mod
     int rc = nn_check_device_list(devices, numDevices);
     if (rc != ANEURALNETWORKS_NO_ERROR)
         return nn_fail(rc, "Compilation_createForDevices: invalid device list");
-    return nn_fail(create_compilation(model, devices[0], numDevices == 1, compilation),
+    return nn_fail(create_compilation(model, devices, numDevices, compilation),
                    "Compilation_createForDevices");
 }
 
@@ -59,6 +68,8 @@ NN_API void ANeuralNetworksCompilation_free(ANeuralNetworksCompilation *c)
         return;
     nn_profile_flush();
     nn_plan_free(c->plan);
+    nn_partition_free(c->partition);
+    free(c->devices);
     free(c->cache_dir);
     free(c);
 }
@@ -138,10 +149,14 @@ NN_API int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c)
                        "Compilation_finish: the compilation is finished");
     uint64_t start = nn_now_ns();
     nn_profile_init(); /* before any execution of it can run */
-    int rc = nn_plan_build(c->model, &c->plan);
+    int rc = nn_partition_build(c, &c->partition);
+    if (rc == ANEURALNETWORKS_NO_ERROR && c->partition == NULL)
+        rc = nn_plan_build(c->model, &c->plan);
     if (rc == ANEURALNETWORKS_NO_ERROR && c->timeout_ns && nn_now_ns() - start > c->timeout_ns) {
         nn_plan_free(c->plan);
+        nn_partition_free(c->partition);
         c->plan = NULL;
+        c->partition = NULL;
         rc = ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT;
     }
     /* A compilation is finished even when it failed: it can only be freed. */
@@ -156,7 +171,7 @@ static int check_io_query(const ANeuralNetworksCompilation *c, uint32_t index, b
 {
     if (c == NULL || out == NULL)
         return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "getPreferredMemory*: an argument is NULL");
-    if (!c->finished || c->plan == NULL)
+    if (!nn_compilation_ready(c))
         return nn_fail(ANEURALNETWORKS_BAD_STATE,
                        "getPreferredMemory*: the compilation is not finished or failed");
     if (index >= (input ? c->model->n_inputs : c->model->n_outputs))
@@ -208,7 +223,7 @@ NN_API int ANeuralNetworksBurst_create(ANeuralNetworksCompilation *c, ANeuralNet
     *burst = NULL;
     if (c == NULL)
         return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Burst_create: compilation is NULL");
-    if (!c->finished || c->plan == NULL)
+    if (!nn_compilation_ready(c))
         return nn_fail(ANEURALNETWORKS_BAD_STATE,
                        "Burst_create: the compilation is not finished or failed");
     ANeuralNetworksBurst *b = calloc(1, sizeof *b);

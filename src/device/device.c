@@ -1,5 +1,8 @@
-/* The device registry. Devices sit behind nn_driver so more can be added;
- * today there is the CPU device, which runs every registered operation. */
+/* The device registry: the devices of the SL drivers loaded at the first
+ * call that needs devices, then the CPU device, which runs every registered
+ * operation. */
+#include <stdlib.h>
+
 #include "runtime.h"
 
 static bool cpu_supports(const ANeuralNetworksModel *model, uint32_t op_index)
@@ -15,30 +18,67 @@ static bool cpu_supports(const ANeuralNetworksModel *model, uint32_t op_index)
 
 static const nn_driver cpu_driver = {.supports = cpu_supports};
 
-static const ANeuralNetworksDevice devices[] = {
-    {
-        .name = "nnapi_linux-cpu",
-        .version = "0.1.0",
-        .type = ANEURALNETWORKS_DEVICE_CPU,
-        .feature_level = NN_RUNTIME_FEATURE_LEVEL,
-        .driver = &cpu_driver,
-    },
+/* sl and sl_device are set once, by init_devices. */
+static ANeuralNetworksDevice cpu_device = {
+    .name = "nnapi_linux-cpu",
+    .version = "0.1.0",
+    .type = ANEURALNETWORKS_DEVICE_CPU,
+    .feature_level = NN_RUNTIME_FEATURE_LEVEL,
+    .driver = &cpu_driver,
 };
+
+static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
+/* Written once under devices_once, read-only afterwards. */
+static ANeuralNetworksDevice **devices;
+static uint32_t n_devices;
+static ANeuralNetworksDevice *cpu_only[1] = {&cpu_device};
+
+static void init_devices(void)
+{
+    cpu_device.sl = &nn_cpu_sl_table()->base;
+    cpu_device.sl_device = &cpu_device;
+    ANeuralNetworksDevice **loaded = NULL;
+    uint32_t n = nn_load_driver_devices(&loaded);
+    ANeuralNetworksDevice **all = n ? realloc(loaded, (n + 1) * sizeof *all) : NULL;
+    if (all == NULL) {
+        if (n)
+            nn_vlog("devices: out of memory; the %u driver devices are left out", n);
+        free(loaded);
+        devices = cpu_only;
+        n_devices = 1;
+        return;
+    }
+    all[n] = &cpu_device;
+    devices = all;
+    n_devices = n + 1;
+}
 
 uint32_t nn_device_count(void)
 {
-    return sizeof devices / sizeof devices[0];
+    pthread_once(&devices_once, init_devices);
+    return n_devices;
 }
 
 const ANeuralNetworksDevice *nn_device_at(uint32_t i)
 {
-    return i < nn_device_count() ? &devices[i] : NULL;
+    return i < nn_device_count() ? devices[i] : NULL;
+}
+
+const char *nn_cpu_device_name(void)
+{
+    return cpu_device.name;
+}
+
+const ANeuralNetworksDevice *nn_cpu_device(void)
+{
+    pthread_once(&devices_once, init_devices);
+    return &cpu_device;
 }
 
 bool nn_device_is_valid(const ANeuralNetworksDevice *d)
 {
     for (uint32_t i = 0; i < nn_device_count(); i++)
-        if (d == &devices[i])
+        if (d == devices[i])
             return true;
     return false;
 }
@@ -77,7 +117,7 @@ NN_API int ANeuralNetworks_getDevice(uint32_t devIndex, ANeuralNetworksDevice **
                        nn_device_count());
     }
     /* The public API hands out non-const pointers to immutable devices. */
-    *device = (ANeuralNetworksDevice *)&devices[devIndex];
+    *device = devices[devIndex];
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -128,8 +168,13 @@ NN_API int ANeuralNetworksDevice_wait(const ANeuralNetworksDevice *device)
 {
     if (device == NULL)
         return nn_fail(ANEURALNETWORKS_UNEXPECTED_NULL, "Device_wait: device is NULL");
-    /* The CPU device never enters a dead state. */
-    return nn_device_is_valid(device) ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA;
+    if (!nn_device_is_valid(device))
+        return nn_fail(ANEURALNETWORKS_BAD_DATA, "Device_wait: not a device");
+    /* The CPU device never enters a dead state; a driver's may. */
+    if (device->sl_device == device)
+        return ANEURALNETWORKS_NO_ERROR;
+    return nn_fail(device->sl->ANeuralNetworksDevice_wait(device->sl_device), "Device_wait(%s)",
+                   device->name);
 }
 
 NN_API int64_t ANeuralNetworks_getRuntimeFeatureLevel(void)

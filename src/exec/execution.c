@@ -16,7 +16,7 @@ NN_API int ANeuralNetworksExecution_create(ANeuralNetworksCompilation *c,
     if (!c->finished)
         return nn_fail(ANEURALNETWORKS_BAD_STATE,
                        "Execution_create: the compilation is not finished");
-    if (c->plan == NULL)
+    if (!nn_compilation_ready(c))
         return nn_fail(ANEURALNETWORKS_BAD_DATA, "Execution_create: the compilation failed");
     const ANeuralNetworksModel *m = c->model;
     ANeuralNetworksExecution *e = calloc(1, sizeof *e);
@@ -404,14 +404,17 @@ static int check_output_shapes(const ANeuralNetworksExecution *e, const nn_tenso
 int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t fenced_start_ns)
 {
     const ANeuralNetworksModel *m = e->compilation->model;
-    const nn_subplan *main = &e->compilation->plan->subs[0];
+    const nn_plan *plan = e->compilation->plan;
     nn_tensor *inputs = calloc(m->n_inputs ? m->n_inputs : 1, sizeof *inputs);
     if (inputs == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < m->n_inputs; i++) {
         const nn_io *io = &e->inputs[i];
         nn_tensor *t = &inputs[i];
-        *t = main->tensors[m->inputs[i]];
+        if (plan)
+            *t = plan->subs[0].tensors[m->inputs[i]];
+        else
+            nn_operand_to_tensor(&m->operands[m->inputs[i]], t);
         t->rank = io->rank;
         memcpy(t->dims, io->dims, sizeof t->dims);
         t->data = io->buffer;
@@ -422,7 +425,10 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t
     for (uint32_t i = 0; i < m->n_outputs; i++) {
         const nn_io *io = &e->outputs[i];
         nn_tensor *t = &outputs[i];
-        *t = main->tensors[m->outputs[i]];
+        if (plan)
+            *t = plan->subs[0].tensors[m->outputs[i]];
+        else
+            nn_operand_to_tensor(&m->operands[m->outputs[i]], t);
         t->rank = io->rank;
         memcpy(t->dims, io->dims, sizeof t->dims);
         t->data = io->buffer;
@@ -435,7 +441,9 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t
     int rc = check_desc_inputs(e, inputs);
     uint64_t begin = nn_now_ns();
     if (rc == ANEURALNETWORKS_NO_ERROR)
-        rc = nn_run_plan(&e->ctx, inputs, outputs, e->insufficient);
+        rc = plan ? nn_run_plan(&e->ctx, inputs, outputs, e->insufficient)
+                  : nn_partition_run(e->compilation->partition, &e->ctx, inputs, outputs,
+                                     e->insufficient);
     uint64_t end = nn_now_ns();
     if (rc == ANEURALNETWORKS_NO_ERROR || rc == ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE)
         rc = check_output_shapes(e, outputs, rc);

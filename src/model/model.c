@@ -744,12 +744,22 @@ NN_API int ANeuralNetworksModel_getSupportedOperationsForDevices(
     if (!m->finished)
         return nn_fail(ANEURALNETWORKS_BAD_STATE,
                        "getSupportedOperationsForDevices: the model is not finished");
+    bool *on_device = malloc((m->n_operations ? m->n_operations : 1) * sizeof *on_device);
+    if (on_device == NULL)
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY,
+                       "getSupportedOperationsForDevices: out of memory");
+    memset(supportedOps, 0, m->n_operations * sizeof *supportedOps);
+    for (uint32_t d = 0; d < numDevices && rc == ANEURALNETWORKS_NO_ERROR; d++) {
+        rc = nn_device_supported_ops(devices[d], m, on_device);
+        for (uint32_t k = 0; k < m->n_operations; k++)
+            supportedOps[k] |= rc == ANEURALNETWORKS_NO_ERROR && on_device[k];
+    }
+    free(on_device);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return nn_fail(rc, "getSupportedOperationsForDevices: out of memory");
     uint32_t n_supported = 0;
     for (uint32_t k = 0; k < m->n_operations; k++) {
-        bool ok = false;
-        for (uint32_t d = 0; d < numDevices && !ok; d++)
-            ok = devices[d]->driver->supports(m, k);
-        supportedOps[k] = ok;
+        bool ok = supportedOps[k];
         n_supported += ok;
         /* Callers such as TFLite's delegate quietly run unsupported
          * operations elsewhere: say which ones. */

@@ -406,7 +406,13 @@ typedef struct {
     uint32_t n_unsupported; /* operations our library reported unsupported */
     char unsupported[MAX_LOG_OPS][48];
     char device[64];
+    /* With SL drivers loaded (NNAPI_LINUX_DRIVERS): "partition: operation"
+     * lines, by whether the CPU device or a driver's runs the operation. */
+    uint32_t on_driver, on_cpu;
 } vlog_summary;
+
+/* Models whose operations went to a driver device and to the CPU. */
+static unsigned models_split;
 
 static void log_add(vlog_summary *s, const char *name, uint32_t count)
 {
@@ -463,6 +469,14 @@ static void parse_log(const char *text, vlog_summary *s, bool echo)
                     list += used;
                 }
             }
+        }
+        const char *part = strstr(buf, "nnapi-linux: partition:   operation ");
+        const char *on = part ? strstr(part, ") on ") : NULL;
+        if (on != NULL) {
+            if (strcmp(on + 5, "nnapi_linux-cpu") == 0)
+                s->on_cpu++;
+            else
+                s->on_driver++;
         }
         const char *u = strstr(buf, "nnapi-linux: getSupportedOperationsForDevices: operation ");
         char uname[48];
@@ -959,6 +973,11 @@ static bool run_model(const char *models_dir, const char *stem, model_report *re
         }
         if (!check_delegation(&mops, &s, rep))
             ok = false;
+        if (s.on_driver > 0) {
+            printf("    partition: %u operations on a driver's device, %u on the CPU\n",
+                   s.on_driver, s.on_cpu);
+            models_split += s.on_cpu > 0;
+        }
         run_result cpu_last = last_view(&res[ENGINE_CPU]);
         run_result nn_last = last_view(&res[ENGINE_NNAPI]);
         /* A model whose TFLite CPU outputs drift from Invoke to Invoke keeps
@@ -1232,6 +1251,14 @@ int main(int argc, char **argv)
         free(stems[i]);
     }
     free(want_real);
+    const char *drivers = getenv("NNAPI_LINUX_DRIVERS");
+    if (drivers != NULL && drivers[0] != '\0') {
+        printf("\nmodels split between a driver's device and the CPU: %u\n", models_split);
+        if (models_split == 0) {
+            printf("FAIL: SL drivers are loaded (NNAPI_LINUX_DRIVERS) but no model was split\n");
+            failed++;
+        }
+    }
     printf("\ntflite_delegate: %u passed, %u failed (%u not applicable: TFLite cannot build them "
            "with its delegate; %u known mismatches listed above)\n", passed, failed, not_applicable, known);
     return failed ? 1 : 0;

@@ -662,7 +662,10 @@ static int list_devices(void)
         ANeuralNetworksDevice_getVersion(d, &version);
         ANeuralNetworksDevice_getType(d, &type);
         ANeuralNetworksDevice_getFeatureLevel(d, &level);
-        printf("%s\ttype %d\tversion %s\tfeature level %lld\n", name, type, version, (long long)level);
+        static const char *const types[] = {"unknown", "other", "cpu", "gpu", "accelerator"};
+        const char *type_name = type >= 0 && type <= 4 ? types[type] : "?";
+        printf("%s\ttype %d (%s)\tversion %s\tfeature level %lld\n", name, type, type_name, version,
+               (long long)level);
     }
     return 0;
 }
