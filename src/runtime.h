@@ -45,7 +45,7 @@ struct ANeuralNetworksMemory {
     float scale;
     int32_t zero_point;
     uint32_t rank;
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t *dims;           /* owned, rank entries */
     nn_memory_role *roles;
     uint32_t n_roles;
     pthread_mutex_t lock;     /* guards initialized and the current dims */
@@ -61,7 +61,7 @@ struct ANeuralNetworksMemoryDesc {
     int32_t zero_point;
     uint32_t rank;            /* rank and dims merged from roles and setDimensions */
     bool rank_known;          /* also true, with rank 0, for a scalar operand */
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t *dims;           /* owned, rank entries */
     nn_channel_quant channel_quant; /* TENSOR_QUANT8_SYMM_PER_CHANNEL: a copy */
     nn_memory_role *roles;
     uint32_t n_roles;
@@ -85,7 +85,7 @@ enum nn_lifetime {
 typedef struct nn_operand {
     int32_t type;
     uint32_t rank;
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t *dims;           /* owned, rank entries (NULL for rank 0) */
     float scale;
     int32_t zero_point;
     nn_channel_quant channel_quant;
@@ -128,8 +128,12 @@ struct ANeuralNetworksModel {
 
 /* Checks an ANeuralNetworksOperandType as addOperand and setInput see it. */
 int nn_check_operand_type(const ANeuralNetworksOperandType *t, bool allow_unknown_rank);
-/* Fills t from the operand's declaration (and constant value, if any). */
-void nn_operand_to_tensor(const nn_operand *o, nn_tensor *t);
+/* Fills t from the operand's declaration (and constant value, if any);
+ * OUT_OF_MEMORY when its dims need heap storage that cannot be had (the
+ * owner frees it with nn_tensor_release_dims). */
+int nn_operand_to_tensor(const nn_operand *o, nn_tensor *t);
+/* A copy of n dims in *out (NULL for n == 0); OUT_OF_MEMORY on failure. */
+int nn_dims_dup(const uint32_t *dims, uint32_t n, uint32_t **out);
 /* Bytes of an operand whose shape is fully known; 0 if unknown or overflowing. */
 size_t nn_operand_bytes(int32_t type, uint32_t rank, const uint32_t *dims);
 /* Bytes of a tensor with real dims (zero-sized allowed); false on overflow. */
@@ -144,7 +148,8 @@ int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
 
 typedef struct nn_driver {
     /* Whether the device can run operation op_index of a finished model. */
-    bool (*supports)(const ANeuralNetworksModel *model, uint32_t op_index);
+    /* Sets *supported; OUT_OF_MEMORY when the check itself ran out. */
+    int (*supports)(const ANeuralNetworksModel *model, uint32_t op_index, bool *supported);
 } nn_driver;
 
 struct ANeuralNetworksDevice {
@@ -290,7 +295,7 @@ typedef struct nn_io {
     bool set;
     bool omitted;
     uint32_t rank;            /* shape given at execution time (or declared) */
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t *dims;           /* owned, rank entries */
     void *buffer;
     size_t length;
     const ANeuralNetworksMemory *memory;

@@ -30,9 +30,10 @@ static nn_tensor tensor(int32_t type, uint32_t rank, const uint32_t *dims, float
     nn_tensor t;
     memset(&t, 0, sizeof t);
     t.type = type;
+    /* Returned by value: validate_at points dims at the copy's own storage. */
     t.rank = rank;
     if (rank)
-        memcpy(t.dims, dims, rank * sizeof dims[0]);
+        memcpy(t.dims_inline, dims, rank * sizeof dims[0]);
     t.scale = scale;
     t.zero_point = zero_point;
     return t;
@@ -54,8 +55,11 @@ static int validate_at(int32_t op, int32_t level, nn_tensor *in, uint32_t n_in, 
     nn_tensor *ins[NN_VALIDATE_SLOTS], *outs[NN_VALIDATE_SLOTS];
     for (uint32_t i = 0; i < NN_VALIDATE_SLOTS; i++)
         ins[i] = outs[i] = &placeholder;
-    for (uint32_t i = 0; i < n_in; i++)
+    for (uint32_t i = 0; i < n_in; i++) {
+        in[i].dims = in[i].dims_inline;
         ins[i] = &in[i];
+    }
+    out->dims = out->dims_inline;
     outs[0] = out;
     nn_op_call c = {.op_type = op, .n_in = n_in, .n_out = 1, .in = ins, .out = outs,
                     .feature_level = level};
@@ -339,10 +343,10 @@ static void test_batch_matmul(void)
 static int add_unary_model(int32_t op, uint32_t rank, int32_t second_value, bool mirror)
 {
     ANeuralNetworksModel *m = NULL;
-    uint32_t dims[NN_MAX_RANK], pad_dims[2] = {rank, 2}, one = 1;
+    uint32_t dims[32], pad_dims[2] = {rank, 2}, one = 1;
     for (uint32_t i = 0; i < rank; i++)
         dims[i] = 2;
-    int32_t pads[2 * NN_MAX_RANK] = {0};
+    int32_t pads[2 * 32] = {0};
     ANeuralNetworksOperandType t = {ANEURALNETWORKS_TENSOR_FLOAT32, rank, dims, 0.0f, 0};
     ANeuralNetworksOperandType ta = {ANEURALNETWORKS_TENSOR_INT32, mirror ? 2 : 1,
                                      mirror ? pad_dims : &one, 0.0f, 0};

@@ -168,7 +168,8 @@ static const model_case cases[] = {
     {ANEURALNETWORKS_FULLY_CONNECTED, "fc rank-4 weights", BAD, 4,
      {T2(TF32, 2, 4, 0, 0, IN), T4(TF32, 1, 1, 3, 4, 0, 0, CONST), T1(TF32, 3, 0, 0, CONST), I(0)},
      T2(TF32, 2, 3, 0, 0, IN)},
-    {ANEURALNETWORKS_FULLY_CONNECTED, "fc bias size", BAD, 4,
+    /* Android's CPU executor checks the bias size when it prepares FULLY_CONNECTED (issue 15). */
+    {ANEURALNETWORKS_FULLY_CONNECTED, "fc bias size", RUN_FAILS, 4,
      {T2(TF32, 2, 4, 0, 0, IN), T2(TF32, 3, 4, 0, 0, CONST), T1(TF32, 5, 0, 0, CONST), I(0)},
      T2(TF32, 2, 3, 0, 0, IN)},
     {ANEURALNETWORKS_FULLY_CONNECTED, "fc quant output signed", BAD, 4,
@@ -204,7 +205,8 @@ static const model_case cases[] = {
     /* SOFTMAX: in, beta, axis. */
     {ANEURALNETWORKS_SOFTMAX, "softmax valid", OK, 2, {T2(TF32, 2, 5, 0, 0, IN), F(1.0)}, T2(TF32, 2, 5, 0, 0, IN)},
     {ANEURALNETWORKS_SOFTMAX, "softmax beta 0", BAD, 2, {T2(TF32, 2, 5, 0, 0, IN), F(0.0)}, T2(TF32, 2, 5, 0, 0, IN)},
-    {ANEURALNETWORKS_SOFTMAX, "softmax axis 2 of rank 2", BAD, 3,
+    /* Android's SOFTMAX checks the axis value in prepare (issue 15). */
+    {ANEURALNETWORKS_SOFTMAX, "softmax axis 2 of rank 2", RUN_FAILS, 3,
      {T2(TF32, 2, 5, 0, 0, IN), F(1.0), I(2)}, T2(TF32, 2, 5, 0, 0, IN)},
     {ANEURALNETWORKS_SOFTMAX, "softmax quant output scale", RUN_FAILS, 2,
      {T2(TQ8, 2, 5, 0.5f, 0, IN), F(1.0)}, T2(TQ8, 2, 5, 0.5f, 0, IN)},
@@ -214,14 +216,16 @@ static const model_case cases[] = {
      {T2(TF32, 2, 5, 0, 0, IN), F(1.0), I(-1)}, T2(TF32, 2, 5, 0, 0, IN)},
     {ANEURALNETWORKS_LOG_SOFTMAX, "log softmax quant", BAD, 3,
      {T2(TQ8, 2, 5, 0.5f, 0, IN), F(1.0), I(-1)}, T2(TQ8, 2, 5, 1.0f / 256, 0, IN)},
-    {ANEURALNETWORKS_LOG_SOFTMAX, "log softmax axis -3", BAD, 3,
+    /* Android's LOG_SOFTMAX checks the axis value in prepare (issue 15). */
+    {ANEURALNETWORKS_LOG_SOFTMAX, "log softmax axis -3", RUN_FAILS, 3,
      {T2(TF32, 2, 5, 0, 0, IN), F(1.0), I(-3)}, T2(TF32, 2, 5, 0, 0, IN)},
 
     /* Normalisations. */
     {ANEURALNETWORKS_L2_NORMALIZATION, "l2 norm valid", OK, 1, {POOL_IN}, POOL_IN},
     {ANEURALNETWORKS_L2_NORMALIZATION, "l2 norm quant output zero point", RUN_FAILS, 1,
      {QIN}, T4(TQ8, 1, 4, 4, 2, 1.0f / 128, 0, IN)},
-    {ANEURALNETWORKS_L2_NORMALIZATION, "l2 norm axis 4", BAD, 2, {POOL_IN, I(4)}, POOL_IN},
+    /* Android's L2_NORMALIZATION checks the axis value in prepare (issue 15). */
+    {ANEURALNETWORKS_L2_NORMALIZATION, "l2 norm axis 4", RUN_FAILS, 2, {POOL_IN, I(4)}, POOL_IN},
     {ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION, "lrn valid", OK, 5,
      {POOL_IN, I(1), F(1.0), F(1.0), F(0.5)}, POOL_IN},
     {ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION, "lrn int32 bias", BAD, 5,

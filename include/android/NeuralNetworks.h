@@ -515,10 +515,13 @@ int ANeuralNetworksModel_finish(ANeuralNetworksModel* model);
  * @param model An unfinished model.
  * @param type The operand's type, copied. Tensor dimensions may be 0
  *             (unknown) where the operation can infer them; a dimensionCount
- *             of 0 means unknown rank. For quantized types scale and
+ *             of 0 means unknown rank. The runtime sets no limit on the
+ *             rank, as Android's does not (each operation states the ranks
+ *             it takes). For quantized types scale and
  *             zeroPoint must be valid for the type (see ::OperandCode).
  * @return ::ANEURALNETWORKS_NO_ERROR; ::ANEURALNETWORKS_BAD_DATA for an
- *         invalid type; ::ANEURALNETWORKS_BAD_STATE once finished.
+ *         invalid type; ::ANEURALNETWORKS_BAD_STATE once finished;
+ *         ::ANEURALNETWORKS_OUT_OF_MEMORY when the operand cannot be stored.
  */
 int ANeuralNetworksModel_addOperand(ANeuralNetworksModel* model,
                                     const ANeuralNetworksOperandType* type);

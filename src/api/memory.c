@@ -126,6 +126,7 @@ NN_API void ANeuralNetworksMemory_free(ANeuralNetworksMemory *m)
     } else {
         free(m->data);
     }
+    free(m->dims);
     free(m->roles);
     pthread_mutex_destroy(&m->lock);
     free(m);
@@ -144,21 +145,23 @@ NN_API void ANeuralNetworksMemoryDesc_free(ANeuralNetworksMemoryDesc *desc)
     if (desc == NULL)
         return;
     free(desc->roles);
+    free(desc->dims);
     free(desc->channel_quant.scales);
     free(desc);
 }
 
-/* Merges a shape into the descriptor's; BAD_DATA if they are incompatible. */
+/* Merges a shape into the descriptor's; BAD_DATA if they are incompatible,
+ * OUT_OF_MEMORY if the first shape cannot be copied. */
 static int merge_dims(ANeuralNetworksMemoryDesc *d, uint32_t rank, const uint32_t *dims)
 {
     if (rank == 0)
         return ANEURALNETWORKS_NO_ERROR; /* unknown rank (or scalar): constrains nothing */
-    if (rank > NN_MAX_RANK)
-        return nn_invalid("rank %u is above the supported %d", rank, NN_MAX_RANK);
     if (!d->rank_known) {
+        int rc = nn_dims_dup(dims, rank, &d->dims);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
         d->rank_known = true;
         d->rank = rank;
-        memcpy(d->dims, dims, rank * sizeof *dims);
         return ANEURALNETWORKS_NO_ERROR;
     }
     if (d->rank != rank)
@@ -225,19 +228,17 @@ static int add_role(ANeuralNetworksMemoryDesc *d, const ANeuralNetworksCompilati
             return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "%s: out of memory", fn);
         memcpy(scales, o->channel_quant.scales, o->channel_quant.scale_count * sizeof *scales);
     }
-    ANeuralNetworksMemoryDesc saved = *d;
-    int rc = merge_dims(d, o->rank, o->dims);
-    if (rc != ANEURALNETWORKS_NO_ERROR) {
-        *d = saved;
-        free(scales);
-        return nn_fail(rc, "%s(%u): the operand's dimensions differ from the descriptor's", fn,
-                       index);
-    }
+    /* Room for the role first: once the dims are merged nothing may fail. */
     nn_memory_role *roles = realloc(d->roles, (d->n_roles + 1) * sizeof *roles);
     if (roles == NULL) {
-        *d = saved;
         free(scales);
         return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "%s: out of memory", fn);
+    }
+    d->roles = roles;
+    int rc = merge_dims(d, o->rank, o->dims);
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+        free(scales);
+        return nn_fail(rc, "%s(%u): the operand's dimensions", fn, index);
     }
     if (scalar) {
         d->rank_known = true;
@@ -247,7 +248,6 @@ static int add_role(ANeuralNetworksMemoryDesc *d, const ANeuralNetworksCompilati
         d->channel_quant = o->channel_quant;
         d->channel_quant.scales = scales;
     }
-    d->roles = roles;
     d->roles[d->n_roles++] = (nn_memory_role){.compilation = c, .is_input = is_input,
                                               .index = index};
     d->has_operand = true;
@@ -285,12 +285,9 @@ NN_API int ANeuralNetworksMemoryDesc_setDimensions(ANeuralNetworksMemoryDesc *de
         return nn_fail(ANEURALNETWORKS_BAD_DATA,
                        "MemoryDesc_setDimensions: rank %u for a %s operand", rank,
                        nn_type_name(desc->type));
-    ANeuralNetworksMemoryDesc saved = *desc;
     int rc = merge_dims(desc, rank, dimensions);
-    if (rc != ANEURALNETWORKS_NO_ERROR) {
-        *desc = saved;
-        return nn_fail(rc, "MemoryDesc_setDimensions: the dimensions differ from the roles'");
-    }
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return nn_fail(rc, "MemoryDesc_setDimensions");
     desc->has_dims = true;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -331,7 +328,9 @@ NN_API int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc 
     size_t alloc_bytes = (bytes + 63) & ~(size_t)63;
     uint8_t *data = alloc_bytes >= bytes ? aligned_alloc(64, alloc_bytes) : NULL;
     nn_memory_role *roles = malloc(desc->n_roles * sizeof *roles);
-    if (m == NULL || data == NULL || roles == NULL) {
+    uint32_t *dims = NULL;
+    if (m == NULL || data == NULL || roles == NULL ||
+        nn_dims_dup(desc->dims, desc->rank, &dims) != ANEURALNETWORKS_NO_ERROR) {
         free(m);
         free(data);
         free(roles);
@@ -347,7 +346,7 @@ NN_API int ANeuralNetworksMemory_createFromDesc(const ANeuralNetworksMemoryDesc 
     m->scale = desc->scale;
     m->zero_point = desc->zero_point;
     m->rank = desc->rank;
-    memcpy(m->dims, desc->dims, sizeof m->dims);
+    m->dims = dims;
     m->roles = roles;
     m->n_roles = desc->n_roles;
     pthread_mutex_init(&m->lock, NULL);

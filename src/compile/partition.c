@@ -220,9 +220,10 @@ int nn_device_supported_ops(const ANeuralNetworksDevice *d, const ANeuralNetwork
                             bool *ops)
 {
     if (d->driver != NULL) {
-        for (uint32_t k = 0; k < m->n_operations; k++)
-            ops[k] = d->driver->supports(m, k);
-        return ANEURALNETWORKS_NO_ERROR;
+        int rc = ANEURALNETWORKS_NO_ERROR;
+        for (uint32_t k = 0; k < m->n_operations && rc == ANEURALNETWORKS_NO_ERROR; k++)
+            rc = d->driver->supports(m, k, &ops[k]);
+        return rc;
     }
     memset(ops, 0, m->n_operations * sizeof *ops);
     uint32_t *all = malloc((m->n_operations ? m->n_operations : 1) * sizeof *all);
@@ -608,8 +609,31 @@ typedef struct slot {
     bool omitted;
     bool set;
     uint32_t rank;
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t *dims; /* owned, rank entries */
 } slot;
+
+/* Makes room for rank dims in v (their values are then set by the caller). */
+static int slot_set_rank(slot *v, uint32_t rank)
+{
+    if (rank > v->rank || v->dims == NULL) {
+        uint32_t *d = realloc(v->dims, (rank ? rank : 1) * sizeof *d);
+        if (d == NULL)
+            return nn_because(ANEURALNETWORKS_OUT_OF_MEMORY, "no memory for %u dimensions", rank);
+        v->dims = d;
+    }
+    v->rank = rank;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+static void slots_free(slot *slots, uint32_t n)
+{
+    for (uint32_t o = 0; o < n; o++) {
+        if (slots[o].owned)
+            free(slots[o].data);
+        free(slots[o].dims);
+    }
+    free(slots);
+}
 
 /* compute_step's code for an input it cannot hand over: zero-sized. */
 #define NN_ZERO_SIZED_HANDOVER (-1)
@@ -701,13 +725,16 @@ static int compute_step(const nn_partition *p, const part_step *st,
                 const nn_operand *o = &m->operands[st->out[j]];
                 uint32_t rank = 0;
                 int q = sl->ANeuralNetworksExecution_getOutputOperandRank(e, (int32_t)j, &rank);
-                if ((q != ANEURALNETWORKS_NO_ERROR &&
-                     q != ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE) ||
-                    rank > NN_MAX_RANK) {
+                if (q != ANEURALNETWORKS_NO_ERROR &&
+                    q != ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE) {
                     rc = ANEURALNETWORKS_OP_FAILED;
                     break;
                 }
-                v->rank = rank;
+                int room = slot_set_rank(v, rank);
+                if (room != ANEURALNETWORKS_NO_ERROR) {
+                    rc = room;
+                    break;
+                }
                 if (rank > 0)
                     q = sl->ANeuralNetworksExecution_getOutputOperandDimensions(e, (int32_t)j,
                                                                                 v->dims);
@@ -787,11 +814,15 @@ int nn_partition_run(nn_partition *p, struct nn_exec_ctx *ctx, nn_tensor *inputs
         v->data = inputs[i].data;
         v->bytes = inputs[i].bytes;
         v->omitted = inputs[i].omitted;
-        v->rank = inputs[i].rank;
-        memcpy(v->dims, inputs[i].dims, sizeof v->dims);
         v->set = true;
     }
     int rc = ANEURALNETWORKS_NO_ERROR;
+    for (uint32_t i = 0; i < m->n_inputs && rc == ANEURALNETWORKS_NO_ERROR; i++) {
+        slot *v = &slots[m->inputs[i]];
+        rc = slot_set_rank(v, inputs[i].rank);
+        if (rc == ANEURALNETWORKS_NO_ERROR && v->rank)
+            memcpy(v->dims, inputs[i].dims, v->rank * sizeof *v->dims);
+    }
     for (uint32_t s = 0; s < p->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++) {
         part_step *st = &p->steps[s];
         rc = compute_step(p, st, st->sl, st->compilation, slots, ctx);
@@ -808,10 +839,7 @@ int nn_partition_run(nn_partition *p, struct nn_exec_ctx *ctx, nn_tensor *inputs
             rc = compute_step(p, st, nn_cpu_device()->sl, cpu_comp, slots, ctx);
     }
     if (rc == NN_ZERO_SIZED_HANDOVER) {
-        for (uint32_t o = 0; o < m->n_operands; o++)
-            if (slots[o].owned)
-                free(slots[o].data);
-        free(slots);
+        slots_free(slots, m->n_operands);
         if (!p->fallback)
             return nn_because(ANEURALNETWORKS_OP_FAILED,
                               "a zero-sized tensor would pass between devices, and the CPU "
@@ -828,8 +856,9 @@ int nn_partition_run(nn_partition *p, struct nn_exec_ctx *ctx, nn_tensor *inputs
             rc = nn_because(ANEURALNETWORKS_OP_FAILED, "output %u was computed by no step", i);
             break;
         }
-        t->rank = v->rank;
-        memcpy(t->dims, v->dims, sizeof t->dims);
+        rc = nn_tensor_set_shape(t, v->rank, v->dims);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            break;
         if (t->omitted)
             continue;
         if (t->data == NULL) {
@@ -856,9 +885,6 @@ int nn_partition_run(nn_partition *p, struct nn_exec_ctx *ctx, nn_tensor *inputs
         for (uint32_t i = 0; i < m->n_outputs; i++)
             if (insufficient[i])
                 rc = ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE;
-    for (uint32_t o = 0; o < m->n_operands; o++)
-        if (slots[o].owned)
-            free(slots[o].data);
-    free(slots);
+    slots_free(slots, m->n_operands);
     return rc;
 }

@@ -234,10 +234,8 @@ static int merge_shape(nn_tensor *declared, const nn_tensor *inferred)
         return ANEURALNETWORKS_NO_ERROR; /* nothing inferred */
     if (declared->rank != 0 && declared->rank != inferred->rank)
         return ANEURALNETWORKS_BAD_DATA;
-    if (declared->rank == 0 && nn_type_is_tensor(declared->type)) {
-        nn_tensor_copy_shape(declared, inferred);
-        return ANEURALNETWORKS_NO_ERROR;
-    }
+    if (declared->rank == 0 && nn_type_is_tensor(declared->type))
+        return nn_tensor_copy_shape(declared, inferred);
     for (uint32_t i = 0; i < declared->rank; i++) {
         if (declared->dims[i] != 0 && inferred->dims[i] != 0 &&
             declared->dims[i] != inferred->dims[i])
@@ -258,6 +256,13 @@ static bool inputs_known(const nn_subplan *sp, const nn_operation *op)
     return true;
 }
 
+static void release_outs(nn_tensor *outs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        nn_tensor_release_dims(&outs[i]);
+    free(outs);
+}
+
 /* Infers the shapes of a step's outputs at compile time, if its inputs are
  * known, and runs its plan hook. */
 static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor **ptrs)
@@ -270,6 +275,7 @@ static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor *
         ptrs[i] = &sp->tensors[op->in[i]];
     for (uint32_t i = 0; i < op->n_out; i++) {
         outs[i] = sp->tensors[op->out[i]];
+        nn_tensor_borrow_dims(&outs[i]);
         ptrs[op->n_in + i] = &outs[i];
     }
     nn_op_call call = {
@@ -287,7 +293,7 @@ static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor *
         rc = step->def->prepare(&call);
         for (uint32_t i = 0; i < op->n_out && rc == ANEURALNETWORKS_NO_ERROR; i++) {
             rc = merge_shape(&sp->tensors[op->out[i]], &outs[i]);
-            if (rc != ANEURALNETWORKS_NO_ERROR)
+            if (rc == ANEURALNETWORKS_BAD_DATA)
                 nn_reason("output %u: the shape inferred from the inputs is not the declared one",
                           i);
         }
@@ -299,7 +305,7 @@ static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor *
             nn_reason_default("the input shapes do not fit the operation");
             char reason[256];
             snprintf(reason, sizeof reason, "%s", nn_take_reason());
-            free(outs);
+            release_outs(outs, op->n_out);
             return make_failing(step, reason);
         }
     }
@@ -307,7 +313,7 @@ static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor *
         call.out = ptrs + op->n_in;
         rc = step->def->plan(&call, &step->state);
     }
-    free(outs);
+    release_outs(outs, op->n_out);
     return rc;
 }
 
@@ -496,8 +502,10 @@ static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < n; i++) {
         const nn_operand *o = &m->operands[i];
-        nn_operand_to_tensor(o, &sp->tensors[i]);
         sp->output_slot[i] = -1;
+        int rc = nn_operand_to_tensor(o, &sp->tensors[i]);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
         if (o->lifetime == NN_LIFETIME_SUBGRAPH) {
             int k = list_index(models, o->subgraph);
             sp->tensors[i].data = &plan->subs[k];
@@ -554,6 +562,8 @@ void nn_plan_free(nn_plan *plan)
             if (sp->steps[s].state && sp->steps[s].def->release)
                 sp->steps[s].def->release(sp->steps[s].state);
         free(sp->steps);
+        for (uint32_t i = 0; sp->tensors && i < sp->model->n_operands; i++)
+            nn_tensor_release_dims(&sp->tensors[i]);
         free(sp->tensors);
         free(sp->arena_offset);
         free(sp->output_slot);

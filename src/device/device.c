@@ -5,15 +5,18 @@
 
 #include "runtime.h"
 
-static bool cpu_supports(const ANeuralNetworksModel *model, uint32_t op_index)
+static int cpu_supports(const ANeuralNetworksModel *model, uint32_t op_index, bool *supported)
 {
     const nn_operation *op = &model->operations[op_index];
     const nn_op_def *def = nn_op_lookup(op->type);
+    *supported = false;
     if (def == NULL || def->execute == NULL)
-        return false;
+        return ANEURALNETWORKS_NO_ERROR;
     /* Like Android's CPU driver: supported when it validates, even if a
      * value it checks only at execution will make the computation fail. */
-    return nn_validate_operation(model, op, NULL) == ANEURALNETWORKS_NO_ERROR;
+    int rc = nn_validate_operation(model, op, NULL);
+    *supported = rc == ANEURALNETWORKS_NO_ERROR;
+    return rc == ANEURALNETWORKS_OUT_OF_MEMORY ? rc : ANEURALNETWORKS_NO_ERROR;
 }
 
 static const nn_driver cpu_driver = {.supports = cpu_supports};

@@ -50,6 +50,13 @@ NN_API void ANeuralNetworksExecution_free(ANeuralNetworksExecution *e)
     if (e == NULL)
         return;
     nn_exec_ctx_release(&e->ctx);
+    const ANeuralNetworksModel *m = e->compilation->model;
+    for (uint32_t i = 0; i < m->n_inputs; i++)
+        free(e->inputs[i].dims);
+    for (uint32_t i = 0; i < m->n_outputs; i++) {
+        free(e->outputs[i].dims);
+        nn_tensor_release_dims(&e->result_shapes[i]);
+    }
     free(e->inputs);
     free(e->outputs);
     free(e->result_shapes);
@@ -75,10 +82,10 @@ static int check_preparation(ANeuralNetworksExecution *e)
  */
 static int resolve_type(const nn_operand *o, const ANeuralNetworksOperandType *type, nn_io *io)
 {
-    io->rank = o->rank;
-    memcpy(io->dims, o->dims, sizeof io->dims);
-    if (type == NULL)
-        return ANEURALNETWORKS_NO_ERROR;
+    if (type == NULL) {
+        io->rank = o->rank;
+        return nn_dims_dup(o->dims, o->rank, &io->dims);
+    }
     int rc = nn_check_operand_type(type, true);
     if (rc != ANEURALNETWORKS_NO_ERROR)
         return rc;
@@ -91,9 +98,7 @@ static int resolve_type(const nn_operand *o, const ANeuralNetworksOperandType *t
             return nn_invalid("dimension %u is %u, the operand has %u", i, type->dimensions[i],
                               o->dims[i]);
     io->rank = type->dimensionCount;
-    for (uint32_t i = 0; i < io->rank; i++)
-        io->dims[i] = type->dimensions[i];
-    return ANEURALNETWORKS_NO_ERROR;
+    return nn_dims_dup(type->dimensions, type->dimensionCount, &io->dims);
 }
 
 static bool io_shape_known(const nn_operand *o, const nn_io *io)
@@ -147,9 +152,11 @@ static int set_io(ANeuralNetworksExecution *e, int32_t index, const ANeuralNetwo
          * checks it: a less specific one is BAD_DATA. */
         rc = resolve_type(o, type, &io);
         if (rc == ANEURALNETWORKS_NO_ERROR && type != NULL && input && !io_shape_known(o, &io))
-            rc = ANEURALNETWORKS_BAD_DATA;
-        if (rc != ANEURALNETWORKS_NO_ERROR)
+            rc = nn_invalid("the type given for an omitted input is not fully specified");
+        if (rc != ANEURALNETWORKS_NO_ERROR) {
+            free(io.dims);
             return rc;
+        }
         io.omitted = true;
     } else if (memory != NULL && memory->kind == NN_MEMORY_DESC) {
         if (offset != 0 || length != 0)
@@ -162,8 +169,10 @@ static int set_io(ANeuralNetworksExecution *e, int32_t index, const ANeuralNetwo
         if (!has_role)
             return nn_invalid("the memory has no role for this %s", input ? "input" : "output");
         rc = resolve_type(o, type, &io);
-        if (rc != ANEURALNETWORKS_NO_ERROR)
+        if (rc != ANEURALNETWORKS_NO_ERROR) {
+            free(io.dims);
             return rc;
+        }
         io.memory = memory;
         io.buffer = memory->data;
         io.length = memory->size;
@@ -171,18 +180,15 @@ static int set_io(ANeuralNetworksExecution *e, int32_t index, const ANeuralNetwo
         rc = resolve_type(o, type, &io);
         if (rc == ANEURALNETWORKS_NO_ERROR)
             rc = check_length(e, o, &io, input, length);
-        if (rc != ANEURALNETWORKS_NO_ERROR)
-            return rc;
-        if (memory != NULL) {
-            uint8_t *p;
+        uint8_t *p = buffer;
+        if (rc == ANEURALNETWORKS_NO_ERROR && memory != NULL)
             rc = nn_memory_region(memory, offset, length, !input, &p);
-            if (rc != ANEURALNETWORKS_NO_ERROR)
-                return rc;
-            io.memory = memory;
-            io.buffer = p;
-        } else {
-            io.buffer = buffer;
+        if (rc != ANEURALNETWORKS_NO_ERROR) {
+            free(io.dims);
+            return rc;
         }
+        io.memory = memory;
+        io.buffer = p;
         io.length = length;
     }
     (input ? e->inputs : e->outputs)[index] = io;
@@ -352,9 +358,10 @@ static int check_desc_inputs(ANeuralNetworksExecution *e, nn_tensor *inputs)
             continue;
         pthread_mutex_lock(&mem->lock);
         bool init = mem->initialized;
-        inputs[i].rank = mem->rank;
-        memcpy(inputs[i].dims, mem->dims, sizeof mem->dims);
+        int rc = nn_tensor_set_shape(&inputs[i], mem->rank, mem->dims);
         pthread_mutex_unlock(&mem->lock);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
         if (!init)
             return nn_because(ANEURALNETWORKS_OP_FAILED, "input %u: the memory was never written",
                               i);
@@ -369,12 +376,22 @@ static void update_desc_outputs(ANeuralNetworksExecution *e, int status)
         ANeuralNetworksMemory *mem = (ANeuralNetworksMemory *)e->outputs[i].memory;
         if (mem == NULL || mem->kind != NN_MEMORY_DESC)
             continue;
+        const nn_tensor *t = &e->result_shapes[i];
         pthread_mutex_lock(&mem->lock);
-        mem->initialized = status == ANEURALNETWORKS_NO_ERROR;
-        if (status == ANEURALNETWORKS_NO_ERROR) {
-            mem->rank = e->result_shapes[i].rank;
-            memcpy(mem->dims, e->result_shapes[i].dims, sizeof mem->dims);
+        bool ok = status == ANEURALNETWORKS_NO_ERROR;
+        if (ok && t->rank != mem->rank) {
+            uint32_t *dims = realloc(mem->dims, t->rank * sizeof *dims);
+            ok = dims != NULL || t->rank == 0;
+            if (ok) {
+                mem->dims = dims;
+                mem->rank = t->rank;
+            }
         }
+        if (ok && t->rank)
+            memcpy(mem->dims, t->dims, t->rank * sizeof *t->dims);
+        /* A shape that cannot be recorded leaves the memory uninitialized:
+         * reading it fails rather than use a stale shape. */
+        mem->initialized = ok;
         pthread_mutex_unlock(&mem->lock);
     }
 }
@@ -408,15 +425,19 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t
     nn_tensor *inputs = calloc(m->n_inputs ? m->n_inputs : 1, sizeof *inputs);
     if (inputs == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
+    int rc = ANEURALNETWORKS_NO_ERROR;
     for (uint32_t i = 0; i < m->n_inputs; i++) {
         const nn_io *io = &e->inputs[i];
         nn_tensor *t = &inputs[i];
-        if (plan)
+        /* The planned tensor, or (partitioned) the operand's declaration. */
+        if (plan) {
             *t = plan->subs[0].tensors[m->inputs[i]];
-        else
-            nn_operand_to_tensor(&m->operands[m->inputs[i]], t);
-        t->rank = io->rank;
-        memcpy(t->dims, io->dims, sizeof t->dims);
+            nn_tensor_borrow_dims(t);
+        } else if (rc == ANEURALNETWORKS_NO_ERROR) {
+            rc = nn_operand_to_tensor(&m->operands[m->inputs[i]], t);
+        }
+        if (rc == ANEURALNETWORKS_NO_ERROR)
+            rc = nn_tensor_set_shape(t, io->rank, io->dims);
         t->data = io->buffer;
         t->bytes = io->length;
         t->omitted = io->omitted;
@@ -425,12 +446,15 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t
     for (uint32_t i = 0; i < m->n_outputs; i++) {
         const nn_io *io = &e->outputs[i];
         nn_tensor *t = &outputs[i];
-        if (plan)
+        nn_tensor_release_dims(t); /* the previous computation's shape */
+        if (plan) {
             *t = plan->subs[0].tensors[m->outputs[i]];
-        else
-            nn_operand_to_tensor(&m->operands[m->outputs[i]], t);
-        t->rank = io->rank;
-        memcpy(t->dims, io->dims, sizeof t->dims);
+            nn_tensor_borrow_dims(t);
+        } else if (rc == ANEURALNETWORKS_NO_ERROR) {
+            rc = nn_operand_to_tensor(&m->operands[m->outputs[i]], t);
+        }
+        if (rc == ANEURALNETWORKS_NO_ERROR)
+            rc = nn_tensor_set_shape(t, io->rank, io->dims);
         t->data = io->buffer;
         t->bytes = io->length;
         t->omitted = io->omitted;
@@ -438,7 +462,8 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t
     }
     e->ctx.loop_timeout_ns = e->loop_timeout_ns;
     e->ctx.deadline_ns = deadline_ns;
-    int rc = check_desc_inputs(e, inputs);
+    if (rc == ANEURALNETWORKS_NO_ERROR)
+        rc = check_desc_inputs(e, inputs);
     uint64_t begin = nn_now_ns();
     if (rc == ANEURALNETWORKS_NO_ERROR)
         rc = plan ? nn_run_plan(&e->ctx, inputs, outputs, e->insufficient)
@@ -453,6 +478,8 @@ int nn_execution_run(ANeuralNetworksExecution *e, uint64_t deadline_ns, uint64_t
     bool timed = e->measure && rc == ANEURALNETWORKS_NO_ERROR;
     e->duration_ns = timed ? end - begin : UINT64_MAX;
     e->fenced_duration_ns = timed ? end - (fenced_start_ns ? fenced_start_ns : begin) : UINT64_MAX;
+    for (uint32_t i = 0; i < m->n_inputs; i++)
+        nn_tensor_release_dims(&inputs[i]);
     free(inputs);
     return rc;
 }

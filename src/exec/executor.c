@@ -100,10 +100,11 @@ typedef struct run_state {
 
 static void run_state_free(run_state *rs, uint32_t n)
 {
-    if (rs->owned)
-        for (uint32_t i = 0; i < n; i++)
-            if (rs->owned[i])
-                free(rs->t[i].data);
+    for (uint32_t i = 0; i < n; i++) {
+        if (rs->owned[i])
+            free(rs->t[i].data);
+        nn_tensor_release_dims(&rs->t[i]);
+    }
     free(rs->t);
     free(rs->owned);
     if (rs->arena_owned)
@@ -216,7 +217,9 @@ static int run_step(nn_exec_ctx *ctx, const nn_subplan *sp, const nn_step *step,
     for (uint32_t i = 0; i < op->n_out; i++) {
         nn_tensor *t = &rs->t[op->out[i]];
         ptrs[op->n_in + i] = t;
-        nn_tensor_copy_shape(t, &sp->tensors[op->out[i]]);
+        int rc = nn_tensor_copy_shape(t, &sp->tensors[op->out[i]]);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
     }
     nn_op_call call = {
         .op_type = op->type,
@@ -235,8 +238,12 @@ static int run_step(nn_exec_ctx *ctx, const nn_subplan *sp, const nn_step *step,
          * them it has no elements, whatever its declaration says. */
         if (t->omitted && !step->def->optional_inputs)
             return ANEURALNETWORKS_OP_FAILED;
-        if (t->omitted)
-            memset(t->dims, 0, sizeof t->dims);
+        if (t->omitted && t->rank) {
+            int rc = nn_tensor_set_rank(t, t->rank); /* own storage to clear */
+            if (rc != ANEURALNETWORKS_NO_ERROR)
+                return rc;
+            memset(t->dims, 0, t->rank * sizeof *t->dims);
+        }
         if (!t->omitted && t->data == NULL && t->type != ANEURALNETWORKS_MODEL)
             return ANEURALNETWORKS_OP_FAILED;
     }
@@ -278,11 +285,18 @@ int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn
         run_state_free(&rs, 0);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     }
+    /* The plan's tensors, their dims borrowed until a step changes them. */
     memcpy(rs.t, sp->tensors, n * sizeof *rs.t);
+    for (uint32_t i = 0; i < n; i++)
+        nn_tensor_borrow_dims(&rs.t[i]);
     for (uint32_t i = 0; i < m->n_inputs; i++) {
         nn_tensor *t = &rs.t[m->inputs[i]];
         const nn_tensor *in = &inputs[i];
-        nn_tensor_copy_shape(t, in);
+        int rc = nn_tensor_copy_shape(t, in);
+        if (rc != ANEURALNETWORKS_NO_ERROR) {
+            run_state_free(&rs, n);
+            return rc;
+        }
         t->data = in->data;
         t->bytes = in->bytes;
         t->omitted = in->omitted;
@@ -316,7 +330,9 @@ int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn
     for (uint32_t i = 0; i < m->n_outputs; i++) {
         uint32_t idx = m->outputs[i];
         nn_tensor *o = &outputs[i];
-        nn_tensor_copy_shape(o, &rs.t[idx]);
+        int shape_rc = nn_tensor_copy_shape(o, &rs.t[idx]);
+        if (rc == ANEURALNETWORKS_NO_ERROR)
+            rc = shape_rc;
         if (insufficient && insufficient[i])
             short_buffer = true;
         else if (rc == ANEURALNETWORKS_NO_ERROR && !o->omitted && o->data != NULL &&

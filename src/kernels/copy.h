@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NN_COPY_MAX_RANK 16 /* NN_MAX_RANK */
+/* Dims of a box after dropping unit dims: each is at least 2 and their
+ * product counts elements in memory, so a box of any rank fits. */
+#define NN_COPY_MAX_RANK 64
 
 /* Copies the box dims[0..rank) from src to dst, element (i0..) being at
  * src + sum(i_k * src_strides[k]) and dst + sum(i_k * dst_strides[k]).

@@ -16,35 +16,37 @@ void nn_ew_geom_init(nn_ew_geom *g, uint32_t rank_a, const uint32_t *dims_a, uin
                      const uint32_t *dims_b)
 {
     uint32_t r = rank_a > rank_b ? rank_a : rank_b;
-    size_t ea[NN_EW_MAX_RANK], eb[NN_EW_MAX_RANK], eo[NN_EW_MAX_RANK];
-    size_t as[NN_EW_MAX_RANK], bs[NN_EW_MAX_RANK];
-    for (uint32_t i = 0; i < r; i++) {
-        ea[i] = i < r - rank_a ? 1 : dims_a[i - (r - rank_a)];
-        eb[i] = i < r - rank_b ? 1 : dims_b[i - (r - rank_b)];
-        eo[i] = ea[i] == 1 ? eb[i] : ea[i];
-    }
-    size_t stride_a = 1, stride_b = 1;
-    for (uint32_t i = r; i-- > 0;) {
-        as[i] = ea[i] == 1 ? 0 : stride_a;
-        bs[i] = eb[i] == 1 ? 0 : stride_b;
-        stride_a *= ea[i];
-        stride_b *= eb[i];
-    }
     /* Walk from the innermost dimension outwards, dropping size-1 dims and
      * merging a dim into the run inside it when both inputs step through
-     * them as one. */
+     * them as one. Every dim kept is at least 2 and their product is an
+     * element count, so fewer than NN_EW_MAX_RANK are kept whatever the
+     * rank. */
     size_t md[NN_EW_MAX_RANK], ma[NN_EW_MAX_RANK], mb[NN_EW_MAX_RANK];
+    size_t stride_a = 1, stride_b = 1;
     uint32_t m = 0;
     for (uint32_t i = r; i-- > 0;) {
-        if (eo[i] == 1)
+        size_t ea = i < r - rank_a ? 1 : dims_a[i - (r - rank_a)];
+        size_t eb = i < r - rank_b ? 1 : dims_b[i - (r - rank_b)];
+        size_t eo = ea == 1 ? eb : ea;
+        size_t as = ea == 1 ? 0 : stride_a, bs = eb == 1 ? 0 : stride_b;
+        stride_a *= ea;
+        stride_b *= eb;
+        if (eo == 0) {
+            /* No elements: one empty run. */
+            m = 1;
+            md[0] = 0;
+            ma[0] = mb[0] = 1;
+            break;
+        }
+        if (eo == 1)
             continue;
-        if (m > 0 && as[i] == ma[m - 1] * md[m - 1] && bs[i] == mb[m - 1] * md[m - 1]) {
-            md[m - 1] *= eo[i];
+        if (m > 0 && as == ma[m - 1] * md[m - 1] && bs == mb[m - 1] * md[m - 1]) {
+            md[m - 1] *= eo;
             continue;
         }
-        md[m] = eo[i];
-        ma[m] = as[i];
-        mb[m] = bs[i];
+        md[m] = eo;
+        ma[m] = as;
+        mb[m] = bs;
         m++;
     }
     if (m == 0) {

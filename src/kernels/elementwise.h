@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NN_EW_MAX_RANK 16 /* NN_MAX_RANK */
+/* Dims of a geometry after merging: each is at least 2 and their product
+ * is an element count, so any tensor rank fits. */
+#define NN_EW_MAX_RANK 64
 
 typedef struct nn_ew_geom {
     uint32_t rank;                   /* >= 1 after merging */

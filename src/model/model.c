@@ -14,12 +14,25 @@ size_t nn_operand_bytes(int32_t type, uint32_t rank, const uint32_t *dims)
     return bytes;
 }
 
-void nn_operand_to_tensor(const nn_operand *o, nn_tensor *t)
+int nn_dims_dup(const uint32_t *dims, uint32_t n, uint32_t **out)
+{
+    *out = NULL;
+    if (n == 0)
+        return ANEURALNETWORKS_NO_ERROR;
+    *out = malloc((size_t)n * sizeof **out);
+    if (*out == NULL)
+        return nn_because(ANEURALNETWORKS_OUT_OF_MEMORY, "no memory for %u dimensions", n);
+    memcpy(*out, dims, (size_t)n * sizeof **out);
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+int nn_operand_to_tensor(const nn_operand *o, nn_tensor *t)
 {
     memset(t, 0, sizeof *t);
     t->type = o->type;
-    t->rank = o->rank;
-    memcpy(t->dims, o->dims, sizeof t->dims);
+    int rc = nn_tensor_set_shape(t, o->rank, o->dims);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
     t->scale = o->scale;
     t->zero_point = o->zero_point;
     t->channel_quant = o->has_channel_quant ? &o->channel_quant : NULL;
@@ -34,6 +47,7 @@ void nn_operand_to_tensor(const nn_operand *o, nn_tensor *t)
         t->data = (void *)o->subgraph;
         t->constant = true;
     }
+    return ANEURALNETWORKS_NO_ERROR;
 }
 
 static bool model_modifiable(const ANeuralNetworksModel *m)
@@ -61,8 +75,6 @@ int nn_check_operand_type(const ANeuralNetworksOperandType *t, bool allow_unknow
     if ((t->dimensionCount > 0) != (t->dimensions != NULL))
         return nn_invalid("dimensionCount %u with %s dimensions", t->dimensionCount,
                           t->dimensions ? "non-NULL" : "NULL");
-    if (t->dimensionCount > NN_MAX_RANK)
-        return nn_invalid("rank %u is above the supported %d", t->dimensionCount, NN_MAX_RANK);
     bool tensor = nn_type_is_tensor(t->type);
     if (!tensor && t->dimensionCount != 0)
         return nn_invalid("scalar %s with %u dimensions", nn_type_name(t->type),
@@ -124,6 +136,7 @@ NN_API void ANeuralNetworksModel_free(ANeuralNetworksModel *m)
         return;
     for (uint32_t i = 0; i < m->n_operands; i++) {
         free(m->operands[i].copy);
+        free(m->operands[i].dims);
         free(m->operands[i].channel_quant.scales);
     }
     for (uint32_t i = 0; i < m->n_operations; i++) {
@@ -154,16 +167,19 @@ NN_API int ANeuralNetworksModel_addOperand(ANeuralNetworksModel *m,
         uint32_t cap = m->cap_operands ? m->cap_operands * 2 : 16;
         nn_operand *p = realloc(m->operands, (size_t)cap * sizeof *p);
         if (p == NULL)
-            return ANEURALNETWORKS_OUT_OF_MEMORY;
+            return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "addOperand: no memory for operands");
         m->operands = p;
         m->cap_operands = cap;
     }
+    uint32_t *dims;
+    rc = nn_dims_dup(type->dimensions, type->dimensionCount, &dims);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return nn_fail(rc, "addOperand(#%u)", m->n_operands);
     nn_operand *o = &m->operands[m->n_operands++];
     memset(o, 0, sizeof *o);
     o->type = type->type;
     o->rank = type->dimensionCount;
-    for (uint32_t i = 0; i < o->rank; i++)
-        o->dims[i] = type->dimensions[i];
+    o->dims = dims;
     o->scale = type->scale;
     o->zero_point = type->zeroPoint;
     o->lifetime = NN_LIFETIME_TEMPORARY;
@@ -385,17 +401,18 @@ int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
         free(ptrs);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     }
+    int rc = ANEURALNETWORKS_NO_ERROR;
     for (uint32_t i = 0; i < in_slots; i++) {
         ptrs[i] = (nn_tensor *)&placeholder;
-        if (i < op->n_in) {
-            nn_operand_to_tensor(&m->operands[op->in[i]], &tensors[i]);
+        if (i < op->n_in && rc == ANEURALNETWORKS_NO_ERROR) {
+            rc = nn_operand_to_tensor(&m->operands[op->in[i]], &tensors[i]);
             ptrs[i] = &tensors[i];
         }
     }
     for (uint32_t i = 0; i < out_slots; i++) {
         ptrs[in_slots + i] = (nn_tensor *)&placeholder;
-        if (i < op->n_out) {
-            nn_operand_to_tensor(&m->operands[op->out[i]], &tensors[op->n_in + i]);
+        if (i < op->n_out && rc == ANEURALNETWORKS_NO_ERROR) {
+            rc = nn_operand_to_tensor(&m->operands[op->out[i]], &tensors[op->n_in + i]);
             ptrs[in_slots + i] = &tensors[op->n_in + i];
         }
     }
@@ -409,8 +426,12 @@ int nn_validate_operation(const ANeuralNetworksModel *m, const nn_operation *op,
         .relaxed = m->relaxed,
         .fails_at_execution = &deferred,
     };
-    nn_reason_clear();
-    int rc = def->validate(&call);
+    if (rc == ANEURALNETWORKS_NO_ERROR) {
+        nn_reason_clear();
+        rc = def->validate(&call);
+    }
+    for (size_t i = 0; i < n; i++)
+        nn_tensor_release_dims(&tensors[i]);
     free(tensors);
     free(ptrs);
     if (rc == ANEURALNETWORKS_NO_ERROR) {

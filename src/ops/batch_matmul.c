@@ -21,9 +21,12 @@
 /* nn_qgemm keeps int32 accumulators exact only below this depth. */
 #define QGEMM_MAX_K 65535u
 
+/* Inputs of rank 2 to 4. */
+#define BMM_MAX_RANK 4
+
 typedef struct bmm_shape {
     uint32_t batch_rank;
-    uint32_t out_batch[NN_MAX_RANK], x_batch[NN_MAX_RANK], y_batch[NN_MAX_RANK];
+    uint32_t out_batch[BMM_MAX_RANK - 2], x_batch[BMM_MAX_RANK - 2], y_batch[BMM_MAX_RANK - 2];
     size_t batches;
     size_t m, n, k;
     size_t x_rows, x_cols, y_rows, y_cols;
@@ -41,7 +44,7 @@ static int bmm_shape_of(const nn_op_call *c, bmm_shape *s)
 {
     const nn_tensor *x = c->in[0], *y = c->in[1];
     uint32_t r = x->rank;
-    if (r < 2 || r > 4 || y->rank != r)
+    if (r < 2 || r > BMM_MAX_RANK || y->rank != r)
         return NN_BAD;
     s->adj_x = shp_opt_bool(c, 2);
     s->adj_y = shp_opt_bool(c, 3);
@@ -88,15 +91,19 @@ static int bmm_prepare(nn_op_call *c);
 
 static int bmm_validate(const nn_op_call *c)
 {
-    if (nn_check_counts(c, 2, 4, 1) || c->feature_level < FL6)
+    if (nn_check_counts(c, 2, 4, 1))
         return NN_BAD;
+    if (c->feature_level < FL6)
+        return nn_invalid("BATCH_MATMUL needs feature level 6");
     const nn_tensor *x = c->in[0], *y = c->in[1], *out = c->out[0];
-    if (!bmm_type_ok(x->type) || y->type != x->type || out->type != x->type)
+    if (!bmm_type_ok(x->type))
+        return nn_invalid("the operation does not take %s", nn_type_name(x->type));
+    if (nn_expect_type(c, false, 1, x->type) || nn_expect_type(c, true, 0, x->type))
         return NN_BAD;
     if (!shp_rank_in(x, 2, 4) || !shp_rank_in(y, 2, 4) || !shp_rank_in(out, 2, 4))
         return NN_BAD;
     if (x->rank && y->rank && x->rank != y->rank)
-        return NN_BAD;
+        return nn_invalid("inputs of ranks %u and %u, expected equal ranks", x->rank, y->rank);
     if (x->type == T_QA8S && (nn_check_quant(x) || nn_check_quant(y) || nn_check_quant(out)))
         return NN_BAD;
     for (uint32_t i = 2; i < c->n_in; i++)
@@ -114,7 +121,7 @@ static int bmm_prepare(nn_op_call *c)
     bmm_shape s;
     if (bmm_shape_of(c, &s))
         return NN_BAD;
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t dims[BMM_MAX_RANK];
     memcpy(dims, s.out_batch, s.batch_rank * sizeof dims[0]);
     dims[s.batch_rank] = (uint32_t)s.m;
     dims[s.batch_rank + 1] = (uint32_t)s.n;

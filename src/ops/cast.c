@@ -54,7 +54,7 @@ static int unary_shape_checks(const nn_op_call *c, uint32_t max_rank)
 
 static int cast_validate(const nn_op_call *c)
 {
-    if (unary_shape_checks(c, NN_MAX_RANK) != ANEURALNETWORKS_NO_ERROR)
+    if (unary_shape_checks(c, NN_ANY_RANK) != ANEURALNETWORKS_NO_ERROR)
         return ANEURALNETWORKS_BAD_DATA;
     int32_t ti = c->in[0]->type, to = c->out[0]->type;
     if (ti == to)
@@ -147,7 +147,7 @@ static int cast_execute(nn_op_call *c)
 
 static int quantize_validate(const nn_op_call *c)
 {
-    if (unary_shape_checks(c, NN_MAX_RANK) != ANEURALNETWORKS_NO_ERROR)
+    if (unary_shape_checks(c, NN_ANY_RANK) != ANEURALNETWORKS_NO_ERROR)
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_ew_check_type_level(c, c->in[0]->type, quantize_in_types) ||
         nn_ew_check_type_level(c, c->out[0]->type, quantize_out_types) ||

@@ -50,10 +50,10 @@ static int compare_validate(const nn_op_call *c)
         return ANEURALNETWORKS_BAD_DATA;
     const nn_tensor *a = c->in[0], *b = c->in[1], *o = c->out[0];
     if (nn_ew_check_type_level(c, a->type, logical ? logical_types : compare_types) ||
-        b->type != a->type || o->type != B8)
+        nn_expect_type(c, false, 1, a->type) || nn_expect_type(c, true, 0, B8))
         return ANEURALNETWORKS_BAD_DATA;
-    if (nn_check_rank(a, 1, NN_MAX_RANK) || nn_check_rank(b, 1, NN_MAX_RANK) ||
-        nn_check_rank(o, 1, NN_MAX_RANK))
+    if (nn_check_rank(a, 1, NN_ANY_RANK) || nn_check_rank(b, 1, NN_ANY_RANK) ||
+        nn_check_rank(o, 1, NN_ANY_RANK))
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_check_quant(a) || nn_check_quant(b))
         return ANEURALNETWORKS_BAD_DATA;
@@ -62,7 +62,7 @@ static int compare_validate(const nn_op_call *c)
 
 static int compare_prepare(nn_op_call *c)
 {
-    return nn_ew_prepare_broadcast(c, NN_MAX_RANK);
+    return nn_ew_prepare_broadcast(c, NN_ANY_RANK);
 }
 
 static int compare_execute(nn_op_call *c)
@@ -84,9 +84,9 @@ static int not_validate(const nn_op_call *c)
     if (nn_check_counts(c, 1, 1, 1) != ANEURALNETWORKS_NO_ERROR)
         return ANEURALNETWORKS_BAD_DATA;
     const nn_tensor *in = c->in[0], *out = c->out[0];
-    if (nn_ew_check_type_level(c, in->type, logical_types) || out->type != B8)
+    if (nn_ew_check_type_level(c, in->type, logical_types) || nn_expect_type(c, true, 0, B8))
         return ANEURALNETWORKS_BAD_DATA;
-    if (nn_check_rank(in, 1, NN_MAX_RANK) || nn_check_rank(out, 1, NN_MAX_RANK))
+    if (nn_check_rank(in, 1, NN_ANY_RANK) || nn_check_rank(out, 1, NN_ANY_RANK))
         return ANEURALNETWORKS_BAD_DATA;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -101,12 +101,12 @@ static int select_validate(const nn_op_call *c)
 {
     if (nn_check_counts(c, 3, 3, 1) != ANEURALNETWORKS_NO_ERROR)
         return ANEURALNETWORKS_BAD_DATA;
-    const nn_tensor *mask = c->in[0], *x = c->in[1], *y = c->in[2], *o = c->out[0];
-    if (mask->type != B8 || nn_ew_check_type_level(c, x->type, select_types) ||
-        y->type != x->type || o->type != x->type)
+    const nn_tensor *x = c->in[1], *y = c->in[2], *o = c->out[0];
+    if (nn_expect_type(c, false, 0, B8) || nn_ew_check_type_level(c, x->type, select_types) ||
+        nn_expect_type(c, false, 2, x->type) || nn_expect_type(c, true, 0, x->type))
         return ANEURALNETWORKS_BAD_DATA;
     for (uint32_t i = 0; i < 3; i++)
-        if (nn_check_rank(c->in[i], 1, NN_MAX_RANK))
+        if (nn_check_rank(c->in[i], 1, NN_ANY_RANK))
             return ANEURALNETWORKS_BAD_DATA;
     if (nn_check_quant(x) || nn_check_quant(y) || nn_check_quant(o))
         return ANEURALNETWORKS_BAD_DATA;
@@ -128,8 +128,7 @@ static int select_prepare(nn_op_call *c)
     /* No broadcasting: all three inputs have one shape. */
     if (!same_shape(c->in[0], c->in[1]) || !same_shape(c->in[1], c->in[2]))
         return ANEURALNETWORKS_BAD_DATA;
-    nn_tensor_copy_shape(c->out[0], c->in[1]);
-    return ANEURALNETWORKS_NO_ERROR;
+    return nn_tensor_copy_shape(c->out[0], c->in[1]);
 }
 
 static int select_execute(nn_op_call *c)

@@ -53,14 +53,18 @@ static bool is_bool_scalar_tensor(const nn_tensor *t)
 
 static int validate_if(const nn_op_call *c)
 {
-    if (c->n_in < 3 || c->n_out < 1 || !is_bool_scalar_tensor(c->in[0]))
-        return ANEURALNETWORKS_BAD_DATA;
-    for (int b = 1; b <= 2; b++) {
+    if (c->n_in < 3 || c->n_out < 1)
+        return nn_invalid("%u inputs and %u outputs, expected at least 3 and 1", c->n_in,
+                          c->n_out);
+    if (!is_bool_scalar_tensor(c->in[0]))
+        return nn_invalid("input 0 (condition) is not a TENSOR_BOOL8 of one element");
+    for (uint32_t b = 1; b <= 2; b++) {
         const ANeuralNetworksModel *m = model_of(c->in[b]);
-        if (c->in[b]->type != ANEURALNETWORKS_MODEL)
+        if (nn_expect_type(c, false, b, ANEURALNETWORKS_MODEL))
             return ANEURALNETWORKS_BAD_DATA;
         if (m && !model_matches(m, c->in + 3, c->n_in - 3, c->out, c->n_out))
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("the %s model's inputs and outputs do not fit the operation's",
+                              b == 1 ? "then" : "else");
     }
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -68,36 +72,42 @@ static int validate_if(const nn_op_call *c)
 static int validate_while(const nn_op_call *c)
 {
     if (c->n_in < 3 || c->n_out < 1)
-        return ANEURALNETWORKS_BAD_DATA;
-    if (c->in[0]->type != ANEURALNETWORKS_MODEL || c->in[1]->type != ANEURALNETWORKS_MODEL)
+        return nn_invalid("%u inputs and %u outputs, expected at least 3 and 1", c->n_in,
+                          c->n_out);
+    if (nn_expect_type(c, false, 0, ANEURALNETWORKS_MODEL) ||
+        nn_expect_type(c, false, 1, ANEURALNETWORKS_MODEL))
         return ANEURALNETWORKS_BAD_DATA;
     const ANeuralNetworksModel *cond = model_of(c->in[0]);
     const ANeuralNetworksModel *body = model_of(c->in[1]);
     uint32_t n_values = c->n_in - 2;
     if (cond) {
         if (cond->n_inputs != n_values || cond->n_outputs != 1)
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("the condition model has %u inputs and %u outputs, expected %u "
+                              "and 1", cond->n_inputs, cond->n_outputs, n_values);
         const nn_operand *flag = &cond->operands[cond->outputs[0]];
         if (flag->type != ANEURALNETWORKS_TENSOR_BOOL8 || flag->rank != 1 || flag->dims[0] != 1)
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("the condition model's output is not a TENSOR_BOOL8 of one element");
         for (uint32_t i = 0; i < n_values; i++)
             if (!operands_match(c->in[2 + i], &cond->operands[cond->inputs[i]]))
-                return ANEURALNETWORKS_BAD_DATA;
+                return nn_invalid("input %u does not fit the condition model's input %u", 2 + i,
+                                  i);
     }
     if (body) {
         uint32_t m = c->n_out;
         if (body->n_inputs != n_values || body->n_outputs < m || body->n_outputs > n_values)
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("the body model has %u inputs and %u outputs for %u values and %u "
+                              "outputs", body->n_inputs, body->n_outputs, n_values, m);
         for (uint32_t i = 0; i < n_values; i++)
             if (!operands_match(c->in[2 + i], &body->operands[body->inputs[i]]))
-                return ANEURALNETWORKS_BAD_DATA;
+                return nn_invalid("input %u does not fit the body model's input %u", 2 + i, i);
         for (uint32_t i = 0; i < m; i++)
             if (!operands_match(c->out[i], &body->operands[body->outputs[i]]))
-                return ANEURALNETWORKS_BAD_DATA;
+                return nn_invalid("output %u does not fit the body model's output %u", i, i);
         /* The state carried between iterations keeps its type. */
         for (uint32_t i = 0; i < body->n_outputs; i++)
             if (!operands_match(c->in[2 + i], &body->operands[body->outputs[i]]))
-                return ANEURALNETWORKS_BAD_DATA;
+                return nn_invalid("the body model's output %u does not fit input %u it carries",
+                                  i, 2 + i);
     }
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -107,6 +117,7 @@ static void release_tensors(nn_tensor *t, uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         free(t[i].data);
         t[i].data = NULL;
+        nn_tensor_release_dims(&t[i]);
     }
 }
 
@@ -119,10 +130,14 @@ static int run_model(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *const *i
     nn_tensor *inputs = calloc(m->n_inputs ? m->n_inputs : 1, sizeof *inputs);
     if (inputs == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
-    for (uint32_t i = 0; i < m->n_inputs; i++)
+    for (uint32_t i = 0; i < m->n_inputs; i++) {
         inputs[i] = *in[i];
+        nn_tensor_borrow_dims(&inputs[i]);
+    }
     for (uint32_t i = 0; i < m->n_outputs; i++) {
+        nn_tensor_release_dims(&outputs[i]);
         outputs[i] = sp->tensors[m->outputs[i]];
+        nn_tensor_borrow_dims(&outputs[i]);
         outputs[i].data = NULL;
         outputs[i].omitted = false;
     }
@@ -131,15 +146,18 @@ static int run_model(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *const *i
     return rc;
 }
 
-static void adopt_outputs(nn_op_call *c, nn_tensor *results, uint32_t n)
+static int adopt_outputs(nn_op_call *c, nn_tensor *results, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         nn_tensor *o = c->out[i];
-        nn_tensor_copy_shape(o, &results[i]);
+        int rc = nn_tensor_copy_shape(o, &results[i]);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
         o->data = results[i].data;
         o->bytes = results[i].bytes;
         results[i].data = NULL;
     }
+    return ANEURALNETWORKS_NO_ERROR;
 }
 
 static int execute_if(nn_op_call *c)
@@ -153,7 +171,7 @@ static int execute_if(nn_op_call *c)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     int rc = run_model(c->ctx, sp, c->in + 3, results);
     if (rc == ANEURALNETWORKS_NO_ERROR)
-        adopt_outputs(c, results, c->n_out);
+        rc = adopt_outputs(c, results, c->n_out);
     release_tensors(results, c->n_out);
     free(results);
     return rc;
@@ -163,6 +181,10 @@ static int execute_if(nn_op_call *c)
 static int own_copy(const nn_tensor *src, nn_tensor *dst)
 {
     *dst = *src;
+    dst->data = NULL;
+    int rc = nn_tensor_own_dims(dst);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
     size_t bytes;
     if (!nn_tensor_bytes(src, &bytes))
         return ANEURALNETWORKS_OP_FAILED;
@@ -221,13 +243,14 @@ static int execute_while(nn_op_call *c)
         }
         release_tensors(values, n_carried);
         for (uint32_t i = 0; i < n_carried; i++) {
-            values[i] = next[i];
+            nn_tensor_move(&values[i], &next[i]);
             next[i].data = NULL;
         }
     }
     if (rc == ANEURALNETWORKS_NO_ERROR)
-        adopt_outputs(c, values, c->n_out);
+        rc = adopt_outputs(c, values, c->n_out);
     release_tensors(values, n_carried);
+    release_tensors(next, n_carried);
     free(values);
     free(args);
     free(next);

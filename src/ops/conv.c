@@ -37,7 +37,7 @@ typedef struct conv_setup {
 static int conv_validate_common(const nn_op_call *c, int kind)
 {
     if (c->n_out != 1)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("%u outputs, expected 1", c->n_out);
     nn_conv_layout l;
     nn_conv_params p;
     int err = nn_conv_layout_of(c, kind, &l);
@@ -49,21 +49,24 @@ static int conv_validate_common(const nn_op_call *c, int kind)
     err = nn_conv_check_weights(c, in, f, b, kind == NN_CONV_DEPTHWISE ? 3 : 0);
     if (err)
         return err;
-    if (out->type != in->type || nn_check_quant(out) || nn_check_rank(out, 4, 4))
+    if (nn_expect_type(c, true, 0, in->type) || nn_check_quant(out) || nn_check_rank(out, 4, 4))
         return ANEURALNETWORKS_BAD_DATA;
     int32_t fl = c->feature_level;
     if (fl > 0 && fl < ANEURALNETWORKS_FEATURE_LEVEL_3 &&
         (l.nchw >= 0 || l.dil_w >= 0 || in->type == ANEURALNETWORKS_TENSOR_FLOAT16))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("a layout or dilation input, or TENSOR_FLOAT16, needs feature level 3");
     if (fl > 0 && fl < ANEURALNETWORKS_FEATURE_LEVEL_3 &&
         in->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM && !(out->scale > in->scale * f->scale))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("output scale %g <= input scale * filter scale %g before feature level 3",
+                          (double)out->scale, (double)(in->scale * f->scale));
     if (l.out_shape >= 0) {
         const nn_tensor *s = c->in[l.out_shape];
-        if (s->type != ANEURALNETWORKS_TENSOR_INT32 || nn_check_rank(s, 1, 1))
+        if (nn_expect_type(c, false, (uint32_t)l.out_shape, ANEURALNETWORKS_TENSOR_INT32) ||
+            nn_check_rank(s, 1, 1))
             return ANEURALNETWORKS_BAD_DATA;
         if (s->rank == 1 && s->dims[0] && s->dims[0] != 4)
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("input %d (output shape) of %u elements, expected 4", l.out_shape,
+                              s->dims[0]);
     }
     /* Shape agreement where known: Android's CPU executor checks it when
      * preparing the computation, its validation does not. */
@@ -489,8 +492,9 @@ static int tconv_weights_build(const nn_tensor *in, const nn_tensor *f, const nn
             memcpy(perm + (((size_t)t * cout + o) * cin) * es,
                    (const uint8_t *)f->data + (((size_t)o * taps + t) * cin) * es, cin * es);
     nn_tensor pf = *f;
+    nn_tensor_borrow_dims(&pf);
     pf.data = perm;
-    pf.rank = 4;
+    nn_tensor_set_small_rank(&pf, 4);
     pf.dims[0] = cout * taps;
     pf.dims[1] = pf.dims[2] = 1;
     pf.dims[3] = cin;

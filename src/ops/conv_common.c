@@ -35,7 +35,7 @@ int nn_conv_layout_of(const nn_op_call *c, int kind, nn_conv_layout *l)
         else if (n == 11 || n == 13)
             implicit = false;
         else
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("%d inputs, expected 7, 8, 10, 11 or 13", n);
         if (implicit) {
             l->padding_code = 3;
             l->stride_w = 4, l->stride_h = 5, l->act = 6;
@@ -58,7 +58,7 @@ int nn_conv_layout_of(const nn_op_call *c, int kind, nn_conv_layout *l)
         else if (n == 12 || n == 14)
             implicit = false;
         else
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("%d inputs, expected 8, 9, 11, 12 or 14", n);
         if (implicit) {
             l->padding_code = 3;
             l->stride_w = 4, l->stride_h = 5, l->multiplier = 6, l->act = 7;
@@ -81,7 +81,7 @@ int nn_conv_layout_of(const nn_op_call *c, int kind, nn_conv_layout *l)
             set_pads(l, 3);
             l->stride_w = 7, l->stride_h = 8, l->groups = 9, l->act = 10, l->nchw = 11;
         } else {
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("%d inputs, expected 9 or 12", n);
         }
         return ANEURALNETWORKS_NO_ERROR;
     case NN_CONV_TRANSPOSE:
@@ -92,7 +92,7 @@ int nn_conv_layout_of(const nn_op_call *c, int kind, nn_conv_layout *l)
             set_pads(l, 3);
             l->stride_w = 7, l->stride_h = 8, l->act = 9, l->nchw = 10;
         } else {
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("%d inputs, expected 9 or 11", n);
         }
         return ANEURALNETWORKS_NO_ERROR;
     case NN_CONV_POOL:
@@ -105,7 +105,7 @@ int nn_conv_layout_of(const nn_op_call *c, int kind, nn_conv_layout *l)
             l->stride_w = 5, l->stride_h = 6, l->filter_w = 7, l->filter_h = 8, l->act = 9;
             l->nchw = n > 10 ? 10 : -1;
         } else {
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("%d inputs, expected 7, 8, 10 or 11", n);
         }
         return ANEURALNETWORKS_NO_ERROR;
     default:
@@ -172,7 +172,7 @@ int nn_conv_read_params(const nn_op_call *c, const nn_conv_layout *l, nn_conv_pa
         return err;
     if (l->nchw >= 0) {
         const nn_tensor *t = c->in[l->nchw];
-        if (t->type != ANEURALNETWORKS_BOOL)
+        if (nn_expect_type(c, false, (uint32_t)l->nchw, ANEURALNETWORKS_BOOL))
             return ANEURALNETWORKS_BAD_DATA;
         if (t->data && t->bytes >= 1) {
             p->nchw = nn_scalar_bool(t) ? 1 : 0;
@@ -238,7 +238,7 @@ void nn_conv_nhwc_dims(const nn_tensor *t, bool nchw, uint32_t d[4])
 
 void nn_conv_set_dims(nn_tensor *t, bool nchw, const uint32_t d[4])
 {
-    t->rank = 4;
+    nn_tensor_set_small_rank(t, 4);
     t->dims[0] = d[0];
     if (nchw) {
         t->dims[1] = d[3];
@@ -256,11 +256,15 @@ bool nn_conv_type_level_ok(const nn_op_call *c, int32_t type)
     int32_t fl = c->feature_level;
     if (fl <= 0)
         return true;
+    int32_t need = 0;
     if (type == ANEURALNETWORKS_TENSOR_FLOAT16 || type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL)
-        return fl >= ANEURALNETWORKS_FEATURE_LEVEL_3;
+        need = ANEURALNETWORKS_FEATURE_LEVEL_3;
     if (type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED)
-        return fl >= ANEURALNETWORKS_FEATURE_LEVEL_4;
-    return true;
+        need = ANEURALNETWORKS_FEATURE_LEVEL_4;
+    if (fl >= need)
+        return true;
+    nn_reason("%s needs feature level %d", nn_type_name(type), (int)need);
+    return false;
 }
 
 int nn_conv_check_weights(const nn_op_call *c, const nn_tensor *in, const nn_tensor *filter,
@@ -289,16 +293,24 @@ int nn_conv_check_weights(const nn_op_call *c, const nn_tensor *in, const nn_ten
                           nn_type_name(bias->type), bias->zero_point);
     if (filter->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL) {
         const nn_channel_quant *q = filter->channel_quant;
-        if (!q || q->channel_dim != channel_dim || filter->zero_point != 0)
-            return ANEURALNETWORKS_BAD_DATA;
+        if (!q)
+            return nn_invalid("per-channel filter without channel quantization parameters");
+        if (q->channel_dim != channel_dim || filter->zero_point != 0)
+            return nn_invalid("per-channel filter on dimension %u with zero point %d, expected "
+                              "dimension %u and 0", q->channel_dim, filter->zero_point,
+                              channel_dim);
         if (filter->rank == 4 && filter->dims[channel_dim] && q->scale_count != filter->dims[channel_dim])
-            return ANEURALNETWORKS_BAD_DATA;
+            return nn_invalid("%u filter scales for %u channels", q->scale_count,
+                              filter->dims[channel_dim]);
         for (uint32_t i = 0; i < q->scale_count; i++)
             if (!(q->scales[i] > 0.0f))
-                return ANEURALNETWORKS_BAD_DATA;
+                return nn_invalid("filter scale %u is %g", i, (double)q->scales[i]);
         return ANEURALNETWORKS_NO_ERROR;
     }
-    if (filter->type != t || nn_check_quant(filter))
+    if (filter->type != t)
+        return nn_invalid("filter of type %s for a %s input", nn_type_name(filter->type),
+                          nn_type_name(t));
+    if (nn_check_quant(filter))
         return ANEURALNETWORKS_BAD_DATA;
     return nn_check_bias_scale(c, in, filter, bias);
 }
@@ -522,7 +534,7 @@ int nn_read_axis(const nn_op_call *c, uint32_t idx, uint32_t rank, uint32_t *axi
     *known = true;
     if (idx < c->n_in && !c->in[idx]->omitted) {
         const nn_tensor *t = c->in[idx];
-        if (t->type != ANEURALNETWORKS_INT32)
+        if (nn_expect_type(c, false, idx, ANEURALNETWORKS_INT32))
             return ANEURALNETWORKS_BAD_DATA;
         if (!t->data) {
             *known = false;
@@ -534,8 +546,12 @@ int nn_read_axis(const nn_op_call *c, uint32_t idx, uint32_t rank, uint32_t *axi
         *known = false;
         return ANEURALNETWORKS_NO_ERROR;
     }
-    if (a < -(int32_t)rank || a >= (int32_t)rank)
-        return ANEURALNETWORKS_BAD_DATA;
+    if (a < -(int32_t)rank || a >= (int32_t)rank) {
+        /* A value: Android's operations check the axis when they prepare. */
+        *known = false;
+        return nn_check_value(c, false, "input %u (axis) %d is outside [-%u, %u)", idx, a, rank,
+                              rank);
+    }
     *axis = (uint32_t)(a < 0 ? a + (int32_t)rank : a);
     return ANEURALNETWORKS_NO_ERROR;
 }

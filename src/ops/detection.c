@@ -27,7 +27,7 @@ enum { FL3 = ANEURALNETWORKS_FEATURE_LEVEL_3, FL4 = ANEURALNETWORKS_FEATURE_LEVE
 
 static void set_dims(nn_tensor *t, uint32_t rank, uint32_t d0, uint32_t d1, uint32_t d2)
 {
-    t->rank = rank;
+    nn_tensor_set_small_rank(t, rank);
     t->dims[0] = d0;
     t->dims[1] = d1;
     t->dims[2] = d2;
@@ -45,12 +45,14 @@ static int bbox_validate(const nn_op_call *c)
     int32_t t = roi->type;
     if (t == T_QA16) {
         if (delta->type != T_QA8 && !(delta->type == T_QA8S && c->feature_level >= FL4))
-            return SEQ_BAD;
+            return nn_invalid("input 1 (deltas) of type %s for TENSOR_QUANT16_ASYMM boxes",
+                              nn_type_name(delta->type));
         if (seq_check_box_coords(c, roi, T_QA8) || seq_check_box_coords(c, info, T_QA8) ||
             seq_check_box_coords(c, out, T_QA8) || nn_check_quant(delta))
             return SEQ_BAD;
     } else if (t == T_F32 || t == T_F16) {
-        if (delta->type != t || info->type != t || out->type != t)
+        if (nn_expect_type(c, false, 1, t) || nn_expect_type(c, false, 3, t) ||
+            nn_expect_type(c, true, 0, t))
             return SEQ_BAD;
     } else {
         return SEQ_BAD;
@@ -133,12 +135,13 @@ static int nms_validate(const nn_op_call *c)
         return SEQ_BAD;
     if (c->in[5]->data != NULL &&
         (nn_scalar_i32(c->in[5]) < 0 || nn_scalar_i32(c->in[5]) > 2))
-        return SEQ_BAD;
+        return nn_invalid("input 5 (NMS kernel) %d, expected 0, 1 or 2", nn_scalar_i32(c->in[5]));
     const nn_tensor *o0 = c->out[0];
     if (o0->type != t || (t != T_F32 && t != T_F16 &&
                           (o0->scale != scores->scale || o0->zero_point != scores->zero_point)))
         return SEQ_BAD;
-    if (seq_check_box_coords(c, c->out[1], t) || c->out[2]->type != T_I32 || c->out[3]->type != T_I32)
+    if (seq_check_box_coords(c, c->out[1], t) || nn_expect_type(c, true, 2, T_I32) ||
+        nn_expect_type(c, true, 3, T_I32))
         return SEQ_BAD;
     return SEQ_OK;
 }
@@ -551,9 +554,11 @@ static int dp_validate(const nn_op_call *c)
         seq_check_tensor(c->in[2], t, 2))
         return SEQ_BAD;
     for (uint32_t i = 3; i <= 6; i++)
-        if (seq_check_scalar(c->in[i], ft) ||
-            (c->in[i]->data != NULL && !(nn_scalar_f32(c->in[i]) > 0.0f)))
+        if (seq_check_scalar(c->in[i], ft))
             return SEQ_BAD;
+        else if (c->in[i]->data != NULL && !(nn_scalar_f32(c->in[i]) > 0.0f))
+            return nn_invalid("input %u (a box scale) %g is not positive", i,
+                              (double)nn_scalar_f32(c->in[i]));
     if (seq_check_scalar(c->in[7], ANEURALNETWORKS_BOOL) ||
         seq_check_scalar(c->in[8], ANEURALNETWORKS_INT32) ||
         seq_check_scalar(c->in[9], ANEURALNETWORKS_INT32) ||
@@ -562,7 +567,8 @@ static int dp_validate(const nn_op_call *c)
         return SEQ_BAD;
     for (uint32_t i = 8; i <= 10; i++)
         if (c->in[i]->data != NULL && nn_scalar_i32(c->in[i]) <= 0)
-            return SEQ_BAD;
+            return nn_invalid("input %u (a detection count) %d is not positive", i,
+                              nn_scalar_i32(c->in[i]));
     for (uint32_t i = 11; i <= 12; i++)
         if (c->in[i]->data != NULL && !(nn_scalar_f32(c->in[i]) >= 0.0f))
             return SEQ_BAD;

@@ -357,7 +357,9 @@ bool seq_box_main_type_ok(const nn_op_call *c, int32_t t)
 int seq_check_box_coords(const nn_op_call *c, const nn_tensor *b, int32_t t)
 {
     if (t == ANEURALNETWORKS_TENSOR_FLOAT32 || t == ANEURALNETWORKS_TENSOR_FLOAT16)
-        return b->type == t ? SEQ_OK : SEQ_BAD;
+        return b->type == t ? SEQ_OK
+                            : nn_invalid("box coordinates of type %s, expected %s",
+                                         nn_type_name(b->type), nn_type_name(t));
     if (b->type != ANEURALNETWORKS_TENSOR_QUANT16_ASYMM)
         return nn_invalid("box coordinates of type %s, expected TENSOR_QUANT16_ASYMM",
                           nn_type_name(b->type));

@@ -39,10 +39,10 @@ static const binary_spec specs[] = {
     {ANEURALNETWORKS_SUB, NN_EW_SUB, sub_types, true, 4},
     {ANEURALNETWORKS_MUL, NN_EW_MUL, add_mul_types, true, 4},
     {ANEURALNETWORKS_DIV, NN_EW_DIV, div_types, true, 4},
-    {ANEURALNETWORKS_MAXIMUM, NN_EW_MAX, max_min_types, false, NN_MAX_RANK},
-    {ANEURALNETWORKS_MINIMUM, NN_EW_MIN, max_min_types, false, NN_MAX_RANK},
-    {ANEURALNETWORKS_POW, NN_EW_POW, pow_types, false, NN_MAX_RANK},
-    {ANEURALNETWORKS_PRELU, NN_EW_PRELU, prelu_types, false, NN_MAX_RANK},
+    {ANEURALNETWORKS_MAXIMUM, NN_EW_MAX, max_min_types, false, NN_ANY_RANK},
+    {ANEURALNETWORKS_MINIMUM, NN_EW_MIN, max_min_types, false, NN_ANY_RANK},
+    {ANEURALNETWORKS_POW, NN_EW_POW, pow_types, false, NN_ANY_RANK},
+    {ANEURALNETWORKS_PRELU, NN_EW_PRELU, prelu_types, false, NN_ANY_RANK},
 };
 
 static const binary_spec *spec_of(int32_t code)
@@ -63,7 +63,7 @@ static int binary_validate(const nn_op_call *c)
         return ANEURALNETWORKS_BAD_DATA;
     const nn_tensor *a = c->in[0], *b = c->in[1], *o = c->out[0];
     if (nn_ew_check_type_level(c, a->type, s->types) != ANEURALNETWORKS_NO_ERROR ||
-        b->type != a->type || o->type != a->type)
+        nn_expect_type(c, false, 1, a->type) || nn_expect_type(c, true, 0, a->type))
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_check_rank(a, 1, s->max_rank) || nn_check_rank(b, 1, s->max_rank) ||
         nn_check_rank(o, 1, s->max_rank))

@@ -49,21 +49,21 @@ typedef struct unary_spec {
 } unary_spec;
 
 static const unary_spec specs[] = {
-    {ANEURALNETWORKS_ABS, NN_EW_ABS, abs_types, NN_MAX_RANK, OUT_FREE},
-    {ANEURALNETWORKS_EXP, NN_EW_EXP, float_types, NN_MAX_RANK, OUT_FREE},
-    {ANEURALNETWORKS_LOG, NN_EW_LOG, float_types, NN_MAX_RANK, OUT_FREE},
-    {ANEURALNETWORKS_NEG, NN_EW_NEG, neg_types, NN_MAX_RANK, OUT_FREE},
-    {ANEURALNETWORKS_RSQRT, NN_EW_RSQRT, rsqrt_types, NN_MAX_RANK, OUT_FREE},
-    {ANEURALNETWORKS_SIN, NN_EW_SIN, float_types, NN_MAX_RANK, OUT_FREE},
-    {ANEURALNETWORKS_SQRT, NN_EW_SQRT, float_types, NN_MAX_RANK, OUT_FREE},
+    {ANEURALNETWORKS_ABS, NN_EW_ABS, abs_types, NN_ANY_RANK, OUT_FREE},
+    {ANEURALNETWORKS_EXP, NN_EW_EXP, float_types, NN_ANY_RANK, OUT_FREE},
+    {ANEURALNETWORKS_LOG, NN_EW_LOG, float_types, NN_ANY_RANK, OUT_FREE},
+    {ANEURALNETWORKS_NEG, NN_EW_NEG, neg_types, NN_ANY_RANK, OUT_FREE},
+    {ANEURALNETWORKS_RSQRT, NN_EW_RSQRT, rsqrt_types, NN_ANY_RANK, OUT_FREE},
+    {ANEURALNETWORKS_SIN, NN_EW_SIN, float_types, NN_ANY_RANK, OUT_FREE},
+    {ANEURALNETWORKS_SQRT, NN_EW_SQRT, float_types, NN_ANY_RANK, OUT_FREE},
     {ANEURALNETWORKS_FLOOR, NN_EW_FLOOR, floor_types, 4, OUT_FREE},
     {ANEURALNETWORKS_RELU, NN_EW_RELU, relu_types, 4, OUT_SAME},
     {ANEURALNETWORKS_RELU1, NN_EW_RELU1, relu_types, 4, OUT_SAME},
     {ANEURALNETWORKS_RELU6, NN_EW_RELU6, relu_types, 4, OUT_SAME},
     {ANEURALNETWORKS_LOGISTIC, NN_EW_LOGISTIC, relu_types, 4, OUT_LOGISTIC},
     {ANEURALNETWORKS_TANH, NN_EW_TANH, tanh_types, 4, OUT_TANH},
-    {ANEURALNETWORKS_ELU, NN_EW_ELU, elu_types, NN_MAX_RANK, OUT_FREE},
-    {ANEURALNETWORKS_HARD_SWISH, NN_EW_HARD_SWISH, hard_swish_types, NN_MAX_RANK, OUT_FREE},
+    {ANEURALNETWORKS_ELU, NN_EW_ELU, elu_types, NN_ANY_RANK, OUT_FREE},
+    {ANEURALNETWORKS_HARD_SWISH, NN_EW_HARD_SWISH, hard_swish_types, NN_ANY_RANK, OUT_FREE},
 };
 
 static const unary_spec *spec_of(int32_t code)
@@ -74,7 +74,7 @@ static const unary_spec *spec_of(int32_t code)
     return NULL;
 }
 
-static int check_out_quant(const nn_op_call *c, const unary_spec *s, const nn_tensor *in,
+static int check_out_quant(const nn_op_call *c, const unary_spec *s,
                            const nn_tensor *out)
 {
     if (!nn_type_is_quant8(out->type))
@@ -82,7 +82,7 @@ static int check_out_quant(const nn_op_call *c, const unary_spec *s, const nn_te
     bool is_signed = out->type == QA8S;
     switch (s->quant) {
     case OUT_SAME:
-        return nn_ew_same_quant(in, out) ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA;
+        return nn_expect_same_quant(c, 0, 0);
     case OUT_LOGISTIC:
         return nn_check_value(c, out->scale == 1.0f / 256.0f &&
                                          out->zero_point == (is_signed ? -128 : 0),
@@ -109,15 +109,15 @@ static int unary_validate(const nn_op_call *c)
         return ANEURALNETWORKS_BAD_DATA;
     const nn_tensor *in = c->in[0], *out = c->out[0];
     if (nn_ew_check_type_level(c, in->type, s->types) != ANEURALNETWORKS_NO_ERROR ||
-        out->type != in->type)
+        nn_expect_type(c, true, 0, in->type))
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_check_rank(in, 1, s->max_rank) || nn_check_rank(out, 1, s->max_rank))
         return ANEURALNETWORKS_BAD_DATA;
-    if (nn_check_quant(in) || nn_check_quant(out) || check_out_quant(c, s, in, out))
+    if (nn_check_quant(in) || nn_check_quant(out) || check_out_quant(c, s, out))
         return ANEURALNETWORKS_BAD_DATA;
     if (s->op == NN_EW_ELU) {
         int32_t alpha_type = in->type == F16 ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32;
-        if (c->in[1]->type != alpha_type)
+        if (nn_expect_type(c, false, 1, alpha_type))
             return ANEURALNETWORKS_BAD_DATA;
     }
     return ANEURALNETWORKS_NO_ERROR;

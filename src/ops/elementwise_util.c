@@ -35,8 +35,7 @@ int nn_ew_prepare_broadcast(nn_op_call *c, uint32_t max_rank)
 
 int nn_ew_prepare_same_shape(nn_op_call *c)
 {
-    nn_tensor_copy_shape(c->out[0], c->in[0]);
-    return ANEURALNETWORKS_NO_ERROR;
+    return nn_tensor_copy_shape(c->out[0], c->in[0]);
 }
 
 bool nn_ew_same_quant(const nn_tensor *a, const nn_tensor *b)

@@ -16,8 +16,9 @@ static int validate_fc(const nn_op_call *c)
     int32_t t = in->type;
     if (t != ANEURALNETWORKS_TENSOR_FLOAT32 && t != ANEURALNETWORKS_TENSOR_FLOAT16 &&
         !nn_type_is_quant8(t))
-        return ANEURALNETWORKS_BAD_DATA;
-    if (!nn_conv_type_level_ok(c, t) || w->type != t || out->type != t)
+        return nn_invalid("the operation does not take %s", nn_type_name(t));
+    if (!nn_conv_type_level_ok(c, t) || nn_expect_type(c, false, 1, t) ||
+        nn_expect_type(c, true, 0, t))
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_check_rank(in, 2, 4) || nn_check_rank(w, 2, 2) || nn_check_rank(out, 2, 2))
         return ANEURALNETWORKS_BAD_DATA;
@@ -26,9 +27,15 @@ static int validate_fc(const nn_op_call *c)
         return ANEURALNETWORKS_BAD_DATA;
     if (!b->omitted) {
         int32_t bt = nn_type_is_quant8(t) ? ANEURALNETWORKS_TENSOR_INT32 : t;
-        if (b->type != bt || nn_check_rank(b, 1, 1) || (bt == ANEURALNETWORKS_TENSOR_INT32 && b->zero_point))
+        if (nn_expect_type(c, false, 2, bt) || nn_check_rank(b, 1, 1))
             return ANEURALNETWORKS_BAD_DATA;
-        if (b->rank == 1 && w->rank == 2 && b->dims[0] && w->dims[0] && b->dims[0] != w->dims[0])
+        if (bt == ANEURALNETWORKS_TENSOR_INT32 && b->zero_point)
+            return nn_invalid("input 2 (bias) zero point %d, expected 0", b->zero_point);
+        /* Shapes that do not fit: Android's CPU executor checks them when
+         * preparing the computation. */
+        if (b->rank == 1 && w->rank == 2 && b->dims[0] && w->dims[0] &&
+            nn_check_value(c, b->dims[0] == w->dims[0], "input 2 (bias) of %u elements for %u units",
+                           b->dims[0], w->dims[0]))
             return ANEURALNETWORKS_BAD_DATA;
         if (bt == ANEURALNETWORKS_TENSOR_INT32 && nn_check_bias_scale(c, in, w, b))
             return ANEURALNETWORKS_BAD_DATA;
@@ -36,7 +43,8 @@ static int validate_fc(const nn_op_call *c)
     int32_t fl = c->feature_level;
     if (fl > 0 && fl < ANEURALNETWORKS_FEATURE_LEVEL_3 && t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM &&
         !(out->scale > in->scale * w->scale))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("output scale %g <= input scale * weights scale %g before feature "
+                          "level 3", (double)out->scale, (double)(in->scale * w->scale));
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -70,7 +78,7 @@ static int prepare_fc(nn_op_call *c)
     if (batch > UINT32_MAX)
         return ANEURALNETWORKS_BAD_DATA;
     nn_tensor *out = c->out[0];
-    out->rank = 2;
+    nn_tensor_set_small_rank(out, 2);
     out->dims[0] = (uint32_t)batch;
     out->dims[1] = units;
     c->scratch_bytes = 0;
@@ -83,7 +91,8 @@ static int prepare_fc(nn_op_call *c)
 static int fc_weights(const nn_op_call *c, nn_conv_weights **w)
 {
     nn_tensor f = *c->in[1];
-    f.rank = 4;
+    nn_tensor_borrow_dims(&f);
+    nn_tensor_set_small_rank(&f, 4);
     f.dims[3] = f.dims[1];
     f.dims[1] = f.dims[2] = 1;
     const nn_tensor *b = c->in[2]->omitted ? NULL : c->in[2];

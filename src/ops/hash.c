@@ -173,7 +173,7 @@ static int lsh_validate(const nn_op_call *c)
     bool f16_ok = c->feature_level >= ANEURALNETWORKS_FEATURE_LEVEL_3;
     if (hash->type != ANEURALNETWORKS_TENSOR_FLOAT32 &&
         !(hash->type == ANEURALNETWORKS_TENSOR_FLOAT16 && f16_ok))
-        return SEQ_BAD;
+        return nn_invalid("input 0 (hash functions) of type %s", nn_type_name(hash->type));
     if (nn_check_rank(hash, 2, 2))
         return SEQ_BAD;
     if (in->type != ANEURALNETWORKS_TENSOR_FLOAT32 && in->type != ANEURALNETWORKS_TENSOR_INT32 &&
@@ -190,7 +190,8 @@ static int lsh_validate(const nn_op_call *c)
         int32_t t = nn_scalar_i32(type);
         int32_t max = f16_ok ? LSH_SPARSE : LSH_DENSE;
         if (t < LSH_SPARSE_DEPRECATED || t > max)
-            return SEQ_BAD;
+            return nn_invalid("input 3 (projection type) %d, expected %d to %d", t,
+                              LSH_SPARSE_DEPRECATED, max);
     }
     if (c->out[0]->type != ANEURALNETWORKS_TENSOR_INT32)
         return SEQ_BAD;
@@ -213,7 +214,7 @@ static int lsh_prepare(nn_op_call *c)
         return SEQ_OK;
     int32_t type = nn_scalar_i32(c->in[3]);
     nn_tensor *out = c->out[0];
-    out->rank = 1;
+    nn_tensor_set_small_rank(out, 1);
     if (type == LSH_DENSE) {
         uint64_t n = (uint64_t)funcs * bits;
         if (n > UINT32_MAX)

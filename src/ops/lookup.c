@@ -19,11 +19,10 @@ static int gather_validate(const nn_op_call *c)
 {
     const nn_tensor *in = c->in[0];
     if (nn_check_counts(c, 3, 3, 1) || shp_check_type(c, in->type, GATHER_TYPES) ||
-        !shp_rank_in(in, 1, NN_MAX_RANK) || nn_check_type(c->in[1], ANEURALNETWORKS_INT32) ||
+        !shp_rank_in(in, 1, NN_ANY_RANK) || nn_check_type(c->in[1], ANEURALNETWORKS_INT32) ||
         nn_check_type(c->in[2], T_I32) || shp_check_same_q(in, c->out[0]))
         return NN_BAD;
-    uint32_t a;
-    if (in->rank && c->in[1]->data && !shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a))
+    if (shp_check_axis_value(c, 1, in->rank))
         return NN_BAD;
     return shp_validate_shapes(c, gather_prepare);
 }
@@ -34,18 +33,23 @@ static int gather_prepare(nn_op_call *c)
     if (c->in[1]->data == NULL)
         return NN_OK;
     uint32_t a;
-    if (!shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a) || in->rank + idx->rank - 1 > NN_MAX_RANK)
+    uint64_t rank = (uint64_t)in->rank + idx->rank - 1;
+    if (!shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a) || rank > UINT32_MAX)
         return NN_BAD;
-    uint32_t dims[NN_MAX_RANK], r = 0;
+    nn_tensor *out = c->out[0];
+    int rc = nn_tensor_set_rank(out, rank ? (uint32_t)rank : 1);
+    if (rc != NN_OK)
+        return rc;
+    uint32_t r = 0;
     for (uint32_t i = 0; i < a; i++)
-        dims[r++] = in->dims[i];
+        out->dims[r++] = in->dims[i];
     for (uint32_t i = 0; i < idx->rank; i++)
-        dims[r++] = idx->dims[i];
+        out->dims[r++] = idx->dims[i];
     for (uint32_t i = a + 1; i < in->rank; i++)
-        dims[r++] = in->dims[i];
+        out->dims[r++] = in->dims[i];
     if (r == 0)
-        dims[r++] = 1;
-    return shp_set_shape(c->out[0], r, dims);
+        out->dims[0] = 1;
+    return shp_check_elements(out);
 }
 
 static int gather_execute(nn_op_call *c)
@@ -89,7 +93,7 @@ static int embed_validate(const nn_op_call *c)
     const nn_tensor *values = c->in[1];
     if (nn_check_counts(c, 2, 2, 1) || nn_check_type(c->in[0], T_I32) ||
         !shp_rank_in(c->in[0], 1, 1) || shp_check_type(c, values->type, EMBED_TYPES) ||
-        !shp_rank_in(values, 2, NN_MAX_RANK) || shp_check_same_q(values, c->out[0]))
+        !shp_rank_in(values, 2, NN_ANY_RANK) || shp_check_same_q(values, c->out[0]))
         return NN_BAD;
     return shp_validate_shapes(c, embed_prepare);
 }
@@ -97,10 +101,13 @@ static int embed_validate(const nn_op_call *c)
 static int embed_prepare(nn_op_call *c)
 {
     const nn_tensor *values = c->in[1];
-    uint32_t dims[NN_MAX_RANK];
-    memcpy(dims, values->dims, sizeof dims);
-    dims[0] = c->in[0]->dims[0];
-    return shp_set_shape(c->out[0], values->rank, dims);
+    if (values->rank == 0 || c->in[0]->rank != 1)
+        return NN_BAD;
+    int rc = nn_tensor_copy_shape(c->out[0], values);
+    if (rc != NN_OK)
+        return rc;
+    c->out[0]->dims[0] = c->in[0]->dims[0];
+    return shp_check_elements(c->out[0]);
 }
 
 static int embed_execute(nn_op_call *c)
@@ -133,27 +140,29 @@ static int hash_validate(const nn_op_call *c)
     const nn_tensor *keys = c->in[1], *values = c->in[2];
     if (nn_check_counts(c, 3, 3, 2) || nn_check_type(c->in[0], T_I32) ||
         !shp_rank_in(c->in[0], 1, 1) || nn_check_type(keys, T_I32) || !shp_rank_in(keys, 1, 1) ||
-        shp_check_type(c, values->type, HASH_TYPES) || !shp_rank_in(values, 1, NN_MAX_RANK) ||
+        shp_check_type(c, values->type, HASH_TYPES) || !shp_rank_in(values, 1, NN_ANY_RANK) ||
         shp_check_same_q(values, c->out[0]) || nn_check_type(c->out[1], T_QA8))
         return NN_BAD;
     if (keys->rank && values->rank && keys->dims[0] && values->dims[0] &&
         keys->dims[0] != values->dims[0])
-        return NN_BAD;
+        return nn_invalid("%u keys for %u values", keys->dims[0], values->dims[0]);
     return shp_validate_shapes(c, hash_prepare);
 }
 
 static int hash_prepare(nn_op_call *c)
 {
     const nn_tensor *values = c->in[2];
-    if (c->in[1]->dims[0] != values->dims[0])
+    if (values->rank == 0 || c->in[0]->rank != 1 || c->in[1]->rank != 1 ||
+        c->in[1]->dims[0] != values->dims[0])
         return NN_BAD;
-    uint32_t dims[NN_MAX_RANK];
-    memcpy(dims, values->dims, sizeof dims);
-    dims[0] = c->in[0]->dims[0];
-    int err = shp_set_shape(c->out[0], values->rank, dims);
+    int err = nn_tensor_copy_shape(c->out[0], values);
     if (err)
         return err;
-    return shp_set_shape(c->out[1], 1, dims);
+    c->out[0]->dims[0] = c->in[0]->dims[0];
+    err = shp_check_elements(c->out[0]);
+    if (err)
+        return err;
+    return shp_set_shape(c->out[1], 1, c->in[0]->dims);
 }
 
 static int hash_execute(nn_op_call *c)

@@ -47,10 +47,17 @@ static bool optional_gate_bad(const nn_op_call *c, int rest, int first_idx, int 
     int first = seq_presence(c, first_idx);
     if (first == SEQ_UNKNOWN || rest == SEQ_UNKNOWN)
         return false;
-    if (rest == SEQ_ABSENT)
+    if (rest == SEQ_ABSENT) {
+        if (first == SEQ_PRESENT)
+            nn_reason("input %d is given without the rest of its group", first_idx);
         return first == SEQ_PRESENT;
+    }
     if (input_gate == SEQ_UNKNOWN)
         return false;
+    if ((first == SEQ_PRESENT) != (input_gate == SEQ_PRESENT))
+        nn_reason("input %d (the input gate's) is %s but the input gate (CIFG) weights are %s",
+                  first_idx, first == SEQ_PRESENT ? "given" : "omitted",
+                  input_gate == SEQ_PRESENT ? "given" : "omitted");
     return (first == SEQ_PRESENT) != (input_gate == SEQ_PRESENT);
 }
 
@@ -88,7 +95,7 @@ static int cell_validate(const nn_op_call *c, const lstm_layout *l, int32_t t)
     if (optional_gate_bad(c, seq_group(c, g_peep, 2, &bad), l->peep, input_gate))
         return SEQ_BAD;
     if (seq_presence(c, l->proj + 1) == SEQ_PRESENT && seq_presence(c, l->proj) == SEQ_ABSENT)
-        return SEQ_BAD;
+        return nn_invalid("a projection bias (input %d) without projection weights", l->proj + 1);
     if (l->ln >= 0) {
         int g_ln[3] = {l->ln + 1, l->ln + 2, l->ln + 3};
         if (optional_gate_bad(c, seq_group(c, g_ln, 3, &bad), l->ln, input_gate))
@@ -100,7 +107,8 @@ static int cell_validate(const nn_op_call *c, const lstm_layout *l, int32_t t)
             return SEQ_BAD;
     }
     if (bad)
-        return SEQ_BAD;
+        return nn_invalid("optional weights given in part: a group (CIFG, peephole or layer "
+                          "norm) must be all present or all omitted");
     return SEQ_OK;
 }
 
@@ -338,14 +346,14 @@ static int params_validate(const nn_op_call *c, int act, int clip, int32_t t)
 
 static void set2(nn_tensor *t, size_t a, size_t b)
 {
-    t->rank = 2;
+    nn_tensor_set_small_rank(t, 2);
     t->dims[0] = (uint32_t)a;
     t->dims[1] = (uint32_t)b;
 }
 
 static void set3(nn_tensor *t, size_t a, size_t b, size_t c)
 {
-    t->rank = 3;
+    nn_tensor_set_small_rank(t, 3);
     t->dims[0] = (uint32_t)a;
     t->dims[1] = (uint32_t)b;
     t->dims[2] = (uint32_t)c;
@@ -735,10 +743,11 @@ static int blstm_validate(const nn_op_call *c)
     if (present(c, B_AUX) && seq_check_tensor(c->in[B_AUX], t, 0))
         return SEQ_BAD;
     if (aux_linking_bad(c, B_AUX, layout_fw.w_aux + 1, layout_bw.w_aux + 1))
-        return SEQ_BAD;
+        return nn_invalid("the auxiliary input and auxiliary weights are not given together");
     if (c->in[B_MERGE]->data != NULL) {
         if (!blstm_counts_ok(c, nn_scalar_bool(c->in[B_MERGE])))
-            return SEQ_BAD;
+            return nn_invalid("%u outputs do not fit merge_outputs %d", c->n_out,
+                              nn_scalar_bool(c->in[B_MERGE]));
     } else if (!blstm_counts_ok(c, true) && !blstm_counts_ok(c, false)) {
         return SEQ_BAD;
     }

@@ -89,7 +89,7 @@ static int q16_prepare(nn_op_call *c)
         h->dims[0] != B || h->dims[1] != O)
         return SEQ_BAD;
     for (int i = 0; i < 2; i++) {
-        c->out[i]->rank = 2;
+        nn_tensor_set_small_rank(c->out[i], 2);
         c->out[i]->dims[0] = B;
         c->out[i]->dims[1] = O;
     }
@@ -327,7 +327,8 @@ static int ql_validate(const nn_op_call *c)
     if (seq_presence(c, QL_PROJ_B) == SEQ_PRESENT && seq_presence(c, QL_PROJ) == SEQ_ABSENT)
         bad = 1;
     if (bad)
-        return SEQ_BAD;
+        return nn_invalid("optional weights given in part: a group (CIFG, peephole, layer norm "
+                          "or projection) must be all present or all omitted");
     for (int i = QL_CELL_CLIP; i <= QL_PROJ_CLIP; i++)
         if (ql_has(c, i) && (c->in[i]->type != ANEURALNETWORKS_FLOAT32 ||
                              (c->in[i]->data && nn_scalar_f32(c->in[i]) < 0.0f)))
@@ -382,7 +383,8 @@ static int ql_prepare(nn_op_call *c)
     int shift;
     if (!ql_cell_shift(cs->scale, &shift))
         return SEQ_BAD;
-    c->out[0]->rank = c->out[2]->rank = c->out[1]->rank = 2;
+    for (uint32_t i = 0; i < 3; i++)
+        nn_tensor_set_small_rank(c->out[i], 2);
     c->out[0]->dims[0] = c->out[1]->dims[0] = c->out[2]->dims[0] = B;
     c->out[0]->dims[1] = c->out[2]->dims[1] = P;
     c->out[1]->dims[1] = U;

@@ -27,7 +27,7 @@ static int mirror_pad_validate(const nn_op_call *c)
         return NN_BAD;
     const nn_tensor *in = c->in[0], *pads = c->in[1], *mode = c->in[2], *out = c->out[0];
     if (shp_check_type(c, in->type, MIRROR_PAD_TYPES) || shp_check_same_q(in, out) ||
-        !shp_rank_in(in, 1, NN_MAX_RANK) || !shp_rank_in(out, 1, NN_MAX_RANK) ||
+        !shp_rank_in(in, 1, NN_ANY_RANK) || !shp_rank_in(out, 1, NN_ANY_RANK) ||
         nn_check_type(pads, T_I32) || !shp_rank_in(pads, 2, 2) ||
         nn_check_type(mode, ANEURALNETWORKS_INT32))
         return NN_BAD;
@@ -73,22 +73,28 @@ static bool mirror_pad_amounts(const nn_op_call *c, uint32_t *before, uint32_t *
 static int mirror_pad_prepare(nn_op_call *c)
 {
     const nn_tensor *in = c->in[0];
-    uint32_t before[NN_MAX_RANK], after[NN_MAX_RANK], dims[NN_MAX_RANK];
-    int err;
-    if (!mirror_pad_amounts(c, before, after, &err))
-        return err;
-    for (uint32_t i = 0; i < in->rank; i++)
-        dims[i] = in->dims[i] + before[i] + after[i];
-    return shp_set_shape(c->out[0], in->rank, dims);
+    nn_rank_buf buf;
+    int err = nn_rank_buf_get(&buf, 2 * sizeof(uint32_t) * in->rank);
+    uint32_t *before = buf.p, *after = err == NN_OK ? before + in->rank : before;
+    bool known = err == NN_OK && mirror_pad_amounts(c, before, after, &err);
+    if (known)
+        err = nn_tensor_set_rank(c->out[0], in->rank);
+    if (known && err == NN_OK) {
+        for (uint32_t i = 0; i < in->rank; i++)
+            c->out[0]->dims[i] = in->dims[i] + before[i] + after[i];
+        err = shp_check_elements(c->out[0]);
+    }
+    nn_rank_buf_free(&buf);
+    return err;
 }
 
 /* Copies a box of the output onto another part of the output with
  * dimension d read backwards from src_start[d]. */
 static void mirror_copy(uint8_t *out, const ptrdiff_t *strides, uint32_t rank, size_t esize,
                         const uint32_t *dst_start, const uint32_t *src_start, const uint32_t *box,
-                        uint32_t d)
+                        uint32_t d, ptrdiff_t *src_strides)
 {
-    ptrdiff_t src_strides[NN_MAX_RANK], dst_off = 0, src_off = 0;
+    ptrdiff_t dst_off = 0, src_off = 0;
     for (uint32_t i = 0; i < rank; i++) {
         dst_off += (ptrdiff_t)dst_start[i] * strides[i];
         src_off += (ptrdiff_t)src_start[i] * strides[i];
@@ -102,26 +108,35 @@ static int mirror_pad_execute(nn_op_call *c)
 {
     const nn_tensor *in = c->in[0];
     nn_tensor *out = c->out[0];
-    uint32_t before[NN_MAX_RANK], after[NN_MAX_RANK];
-    int err;
-    if (!mirror_pad_amounts(c, before, after, &err))
-        return err ? err : ANEURALNETWORKS_OP_FAILED;
     uint32_t r = in->rank;
+    nn_rank_buf buf;
+    int err = nn_rank_buf_get(&buf, (size_t)r * (3 * sizeof(ptrdiff_t) + 5 * sizeof(uint32_t)));
+    if (err != NN_OK) {
+        nn_rank_buf_free(&buf);
+        return err;
+    }
+    ptrdiff_t *out_strides = buf.p, *in_strides = out_strides + r, *src_strides = in_strides + r;
+    uint32_t *box = (uint32_t *)(src_strides + r), *dst = box + r, *src = dst + r;
+    uint32_t *before = src + r, *after = before + r;
+    if (!mirror_pad_amounts(c, before, after, &err)) {
+        nn_rank_buf_free(&buf);
+        return err ? err : ANEURALNETWORKS_OP_FAILED;
+    }
     size_t esize = nn_type_size(in->type);
     /* SYMMETRIC starts the mirror at the edge element, REFLECT one past it. */
     uint32_t skip = nn_scalar_i32(c->in[2]) == MODE_REFLECT ? 1 : 0;
-    ptrdiff_t out_strides[NN_MAX_RANK], in_strides[NN_MAX_RANK];
     nn_row_major_strides(out->dims, r, out_strides);
     nn_row_major_strides(in->dims, r, in_strides);
-    if (nn_tensor_count(in) == 0)
+    if (nn_tensor_count(in) == 0) {
+        nn_rank_buf_free(&buf);
         return NN_OK;
+    }
     ptrdiff_t centre = 0;
     for (uint32_t i = 0; i < r; i++)
         centre += (ptrdiff_t)before[i] * out_strides[i];
     uint8_t *o = out->data;
     nn_copy_strided(o + centre * (ptrdiff_t)esize, out_strides, in->data, in_strides, in->dims, r,
                     esize);
-    uint32_t box[NN_MAX_RANK], dst[NN_MAX_RANK], src[NN_MAX_RANK];
     for (uint32_t i = 0; i < r; i++) {
         box[i] = in->dims[i];
         dst[i] = src[i] = before[i];
@@ -131,18 +146,19 @@ static int mirror_pad_execute(nn_op_call *c)
             box[d] = before[d];
             dst[d] = 0;
             src[d] = 2 * before[d] - 1 + skip;
-            mirror_copy(o, out_strides, r, esize, dst, src, box, d);
+            mirror_copy(o, out_strides, r, esize, dst, src, box, d, src_strides);
         }
         if (after[d]) {
             box[d] = after[d];
             dst[d] = before[d] + in->dims[d];
             src[d] = before[d] + in->dims[d] - 1 - skip;
-            mirror_copy(o, out_strides, r, esize, dst, src, box, d);
+            mirror_copy(o, out_strides, r, esize, dst, src, box, d, src_strides);
         }
         /* Dimension d is complete over the whole output from now on. */
         box[d] = out->dims[d];
         dst[d] = src[d] = 0;
     }
+    nn_rank_buf_free(&buf);
     return NN_OK;
 }
 

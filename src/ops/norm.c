@@ -23,7 +23,7 @@ static int check_norm_rank(const nn_op_call *c, const nn_tensor *in)
         return ANEURALNETWORKS_BAD_DATA;
     int32_t fl = c->feature_level;
     if (fl > 0 && fl < ANEURALNETWORKS_FEATURE_LEVEL_3 && in->rank != 0 && in->rank != 4)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("input 0 of rank %u: ranks other than 4 need feature level 3", in->rank);
     return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -36,9 +36,8 @@ static int prepare_same_shape(nn_op_call *c, uint32_t axis_idx)
         if (err)
             return err;
     }
-    nn_tensor_copy_shape(c->out[0], c->in[0]);
     c->scratch_bytes = 0;
-    return ANEURALNETWORKS_NO_ERROR;
+    return nn_tensor_copy_shape(c->out[0], c->in[0]);
 }
 
 /* ---- L2_NORMALIZATION ---- */
@@ -49,12 +48,14 @@ static int validate_l2norm(const nn_op_call *c)
         return ANEURALNETWORKS_BAD_DATA;
     const nn_tensor *in = c->in[0], *out = c->out[0];
     int32_t t = in->type;
-    if ((!float_type(t) && !nn_type_is_quant8(t)) || out->type != t || nn_check_quant(in))
+    if (!float_type(t) && !nn_type_is_quant8(t))
+        return nn_invalid("the operation does not take %s", nn_type_name(t));
+    if (nn_expect_type(c, true, 0, t) || nn_check_quant(in))
         return ANEURALNETWORKS_BAD_DATA;
     int32_t fl = c->feature_level;
     if (!nn_conv_type_level_ok(c, t) ||
         (fl > 0 && fl < ANEURALNETWORKS_FEATURE_LEVEL_3 && (t != ANEURALNETWORKS_TENSOR_FLOAT32 || c->n_in > 1)))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("%s or an axis input needs feature level 3", nn_type_name(t));
     if (check_norm_rank(c, in))
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_type_is_quant8(t)) {
@@ -134,18 +135,22 @@ static int validate_lrn(const nn_op_call *c)
 {
     if (nn_check_counts(c, 5, 6, 1))
         return ANEURALNETWORKS_BAD_DATA;
-    const nn_tensor *in = c->in[0], *out = c->out[0];
+    const nn_tensor *in = c->in[0];
     int32_t t = in->type;
-    if (!float_type(t) || out->type != t || !nn_conv_type_level_ok(c, t) || check_norm_rank(c, in))
+    if (!float_type(t))
+        return nn_invalid("the operation does not take %s", nn_type_name(t));
+    if (nn_expect_type(c, true, 0, t) || !nn_conv_type_level_ok(c, t) || check_norm_rank(c, in))
         return ANEURALNETWORKS_BAD_DATA;
     int32_t fl = c->feature_level;
     if (fl > 0 && fl < ANEURALNETWORKS_FEATURE_LEVEL_3 && c->n_in > 5)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("an axis input needs feature level 3");
     const nn_tensor *r = c->in[1];
-    if (r->type != ANEURALNETWORKS_INT32 || (r->data && nn_scalar_i32(r) < 0))
+    if (nn_expect_type(c, false, 1, ANEURALNETWORKS_INT32))
         return ANEURALNETWORKS_BAD_DATA;
-    for (int i = 2; i <= 4; i++)
-        if (c->in[i]->type != scalar_type_for(t))
+    if (r->data && nn_scalar_i32(r) < 0)
+        return nn_invalid("input 1 (radius) %d is negative", nn_scalar_i32(r));
+    for (uint32_t i = 2; i <= 4; i++)
+        if (nn_expect_type(c, false, i, scalar_type_for(t)))
             return ANEURALNETWORKS_BAD_DATA;
     uint32_t axis;
     bool known;
@@ -188,12 +193,14 @@ static int validate_instance(const nn_op_call *c)
 {
     if (nn_check_counts(c, 5, 5, 1))
         return ANEURALNETWORKS_BAD_DATA;
-    const nn_tensor *in = c->in[0], *out = c->out[0];
+    const nn_tensor *in = c->in[0];
     int32_t t = in->type;
-    if (!float_type(t) || out->type != t || nn_check_rank(in, 4, 4))
+    if (!float_type(t))
+        return nn_invalid("the operation does not take %s", nn_type_name(t));
+    if (nn_expect_type(c, true, 0, t) || nn_check_rank(in, 4, 4))
         return ANEURALNETWORKS_BAD_DATA;
-    for (int i = 1; i <= 3; i++)
-        if (c->in[i]->type != scalar_type_for(t))
+    for (uint32_t i = 1; i <= 3; i++)
+        if (nn_expect_type(c, false, i, scalar_type_for(t)))
             return ANEURALNETWORKS_BAD_DATA;
     return c->in[4]->type == ANEURALNETWORKS_BOOL ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_BAD_DATA;
 }

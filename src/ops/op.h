@@ -49,9 +49,12 @@
 #define NN_TENSOR_OEM_BYTE 10001
 #define NN_OEM_OPERATION 10000
 
-/* Largest tensor rank. The specification sets no general limit (REVERSE
- * alone stops at 8); MIRROR_PAD conformance tests use rank 10. */
-#define NN_MAX_RANK 16
+/* Tensor ranks have no limit (Android sets none; REVERSE alone stops at
+ * 8). Dims up to this rank live inside the nn_tensor; longer ones on the
+ * heap (see nn_tensor_set_rank). */
+#define NN_INLINE_RANK 8
+/* max_rank of a validation check for an operation without a rank limit. */
+#define NN_ANY_RANK UINT32_MAX
 /* The highest OperationCode the runtime knows. */
 #define NN_LAST_OPERATION ANEURALNETWORKS_REVERSE
 /* validate may read in[i] and out[i] for i < NN_VALIDATE_SLOTS before it
@@ -65,10 +68,22 @@ typedef struct nn_channel_quant {
     float *scales;
 } nn_channel_quant;
 
+/*
+ * dims points at rank entries: the tensor's own dims_inline or dims_heap, or,
+ * after a struct copy, the source's storage (borrowed, read-only). Code that
+ * changes a shape calls nn_tensor_set_rank first, which gives the tensor
+ * storage of its own; whoever owns a tensor frees dims_heap with
+ * nn_tensor_release_dims. A struct copy must be followed by
+ * nn_tensor_borrow_dims (or nn_tensor_own_dims) so that only one tensor
+ * owns the heap storage.
+ */
 typedef struct nn_tensor {
     int32_t type;                    /* OperandCode */
     uint32_t rank;                   /* 0 for scalars (and unknown-rank tensors) */
-    uint32_t dims[NN_MAX_RANK];
+    uint32_t *dims;                  /* NULL while rank is 0 */
+    uint32_t *dims_heap;             /* owned storage beyond NN_INLINE_RANK */
+    uint32_t dims_heap_cap;
+    uint32_t dims_inline[NN_INLINE_RANK];
     float scale;
     int32_t zero_point;
     const nn_channel_quant *channel_quant; /* TENSOR_QUANT8_SYMM_PER_CHANNEL only */
@@ -127,8 +142,38 @@ size_t nn_tensor_count(const nn_tensor *t);
 bool nn_tensor_shape_known(const nn_tensor *t);
 /* Product of dims[begin..end). */
 size_t nn_dims_product(const nn_tensor *t, uint32_t begin, uint32_t end);
-/* Copies rank and dims of src into dst. */
-void nn_tensor_copy_shape(nn_tensor *dst, const nn_tensor *src);
+/* Sets the rank, making dims the tensor's own storage for rank entries
+ * (the first min(old, new) dims are kept, new ones are 0): OUT_OF_MEMORY
+ * when that storage cannot be allocated. Ranks up to NN_INLINE_RANK never
+ * fail. */
+int nn_tensor_set_rank(nn_tensor *t, uint32_t rank);
+/* nn_tensor_set_rank for a rank of at most NN_INLINE_RANK, which cannot
+ * fail (operations with a fixed output rank). */
+void nn_tensor_set_small_rank(nn_tensor *t, uint32_t rank);
+/* Sets rank and dims (which may point into t's own storage). */
+int nn_tensor_set_shape(nn_tensor *t, uint32_t rank, const uint32_t *dims);
+/* Copies rank and dims of src into dst: OUT_OF_MEMORY as nn_tensor_set_rank. */
+int nn_tensor_copy_shape(nn_tensor *dst, const nn_tensor *src);
+/* After a struct copy: dst reads the source's dims and owns nothing. */
+void nn_tensor_borrow_dims(nn_tensor *t);
+/* After a struct copy: dst gets its own copy of the dims. */
+int nn_tensor_own_dims(nn_tensor *t);
+/* Moves src into dst (which owns nothing): dst takes src's storage, src
+ * keeps its fields but owns nothing. */
+void nn_tensor_move(nn_tensor *dst, nn_tensor *src);
+/* Frees the heap storage of the dims (the shape is forgotten). */
+void nn_tensor_release_dims(nn_tensor *t);
+/* Working memory of an operation with slots per dimension (a permutation,
+ * strides, an index odometer): inline for common ranks, else on the heap. */
+typedef struct nn_rank_buf {
+    void *p;
+    uint64_t inline_space[6 * NN_INLINE_RANK];
+} nn_rank_buf;
+/* Points b->p at `bytes` bytes (8-byte aligned): OUT_OF_MEMORY if the heap
+ * has no room. Free with nn_rank_buf_free (also after a failure). */
+int nn_rank_buf_get(nn_rank_buf *b, size_t bytes);
+void nn_rank_buf_free(nn_rank_buf *b);
+
 /* Whether the indices 0 .. count-1 all fit an int32 output: operations that
  * write indices fail (OP_FAILED) rather than write wrapped ones. */
 static inline bool nn_index_fits_i32(size_t count)
@@ -141,8 +186,8 @@ int32_t nn_scalar_i32(const nn_tensor *t);
 float nn_scalar_f32(const nn_tensor *t);   /* FLOAT32 or FLOAT16 scalar */
 bool nn_scalar_bool(const nn_tensor *t);
 
-/* Shape of a numpy-style broadcast of a and b into out. BAD_DATA if they do
- * not broadcast. */
+/* Shape of a numpy-style broadcast of a and b into out (neither a nor b).
+ * BAD_DATA if they do not broadcast, OUT_OF_MEMORY as nn_tensor_set_rank. */
 int nn_broadcast_shape(const nn_tensor *a, const nn_tensor *b, nn_tensor *out);
 
 /* Validation helpers: each returns ANEURALNETWORKS_NO_ERROR or BAD_DATA. */
@@ -150,6 +195,11 @@ int nn_check_counts(const nn_op_call *c, uint32_t min_in, uint32_t max_in, uint3
 int nn_check_type(const nn_tensor *t, int32_t type);
 /* Rank check that passes for an unknown-rank tensor. */
 int nn_check_rank(const nn_tensor *t, uint32_t min_rank, uint32_t max_rank);
+/* Input idx (or output idx, when is_output) of the call has the given type;
+ * otherwise BAD_DATA, the reason naming the operand and both types. */
+int nn_expect_type(const nn_op_call *c, bool is_output, uint32_t idx, int32_t type);
+/* Output idx has the scale and zero point of input in_idx. */
+int nn_expect_same_quant(const nn_op_call *c, uint32_t out_idx, uint32_t in_idx);
 /* Quant8 tensors: scale > 0 and zero point in the type's range. */
 int nn_check_quant(const nn_tensor *t);
 

@@ -14,23 +14,26 @@ static int pack_prepare(nn_op_call *c);
 
 static int pack_validate(const nn_op_call *c)
 {
-    if (c->n_in < 2 || c->n_out != 1 || nn_check_type(c->in[0], ANEURALNETWORKS_INT32))
+    if (c->n_in < 2 || c->n_out != 1)
+        return nn_invalid("%u inputs and %u outputs, expected at least 2 inputs and 1 output",
+                          c->n_in, c->n_out);
+    if (nn_check_type(c->in[0], ANEURALNETWORKS_INT32))
         return NN_BAD;
     const nn_tensor *first = c->in[1], *out = c->out[0];
     if (shp_check_type(c, first->type, PACK_TYPES) || shp_check_same_q(first, out) ||
-        !shp_rank_in(first, 1, NN_MAX_RANK - 1) || !shp_rank_in(out, 2, NN_MAX_RANK))
+        !shp_rank_in(first, 1, NN_ANY_RANK - 1) || !shp_rank_in(out, 2, NN_ANY_RANK))
         return NN_BAD;
     for (uint32_t i = 2; i < c->n_in; i++) {
         const nn_tensor *t = c->in[i];
         if (shp_check_same_q(first, t))
             return NN_BAD;
         if (t->rank && first->rank && t->rank != first->rank)
-            return NN_BAD;
+            return nn_invalid("input %u of rank %u, input 1 has rank %u", i, t->rank, first->rank);
     }
     if (c->in[0]->data && first->rank) {
         int32_t axis = nn_scalar_i32(c->in[0]);
         if (axis < 0 || axis > (int32_t)first->rank)
-            return NN_BAD;
+            return nn_invalid("input 0 (axis) %d is outside [0, %u]", axis, first->rank);
     }
     return shp_validate_shapes(c, pack_prepare);
 }
@@ -42,17 +45,20 @@ static int pack_prepare(nn_op_call *c)
         return NN_OK;
     int32_t axis = nn_scalar_i32(c->in[0]);
     uint32_t r = first->rank;
-    if (r < 1 || r >= NN_MAX_RANK || axis < 0 || axis > (int32_t)r)
+    if (r < 1 || r == UINT32_MAX || axis < 0 || axis > (int32_t)r)
         return NN_BAD;
     for (uint32_t i = 2; i < c->n_in; i++) {
         const nn_tensor *t = c->in[i];
         if (t->rank != r || memcmp(t->dims, first->dims, r * sizeof t->dims[0]) != 0)
             return NN_BAD;
     }
-    uint32_t dims[NN_MAX_RANK];
+    nn_tensor *out = c->out[0];
+    int rc = nn_tensor_set_rank(out, r + 1);
+    if (rc != NN_OK)
+        return rc;
     for (uint32_t i = 0, j = 0; i <= r; i++)
-        dims[i] = i == (uint32_t)axis ? c->n_in - 1 : first->dims[j++];
-    return shp_set_shape(c->out[0], r + 1, dims);
+        out->dims[i] = i == (uint32_t)axis ? c->n_in - 1 : first->dims[j++];
+    return shp_check_elements(out);
 }
 
 static int pack_execute(nn_op_call *c)

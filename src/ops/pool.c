@@ -21,7 +21,7 @@ typedef struct pool_setup {
 static int pool_validate(const nn_op_call *c, int kind)
 {
     if (c->n_out != 1)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("%u outputs, expected 1", c->n_out);
     pool_setup s;
     int err = nn_conv_layout_of(c, NN_CONV_POOL, &s.l);
     if (!err)
@@ -32,15 +32,17 @@ static int pool_validate(const nn_op_call *c, int kind)
     int32_t t = in->type;
     bool ok = t == ANEURALNETWORKS_TENSOR_FLOAT32 || t == ANEURALNETWORKS_TENSOR_FLOAT16 ||
               (kind != POOL_L2 && nn_type_is_quant8(t));
-    if (!ok || !nn_conv_type_level_ok(c, t) || out->type != t)
+    if (!ok)
+        return nn_invalid("the operation does not take %s", nn_type_name(t));
+    if (!nn_conv_type_level_ok(c, t) || nn_expect_type(c, true, 0, t))
         return ANEURALNETWORKS_BAD_DATA;
     if (nn_check_rank(in, 4, 4) || nn_check_rank(out, 4, 4) || nn_check_quant(in) || nn_check_quant(out))
         return ANEURALNETWORKS_BAD_DATA;
-    if (nn_type_is_quant8(t) && (out->scale != in->scale || out->zero_point != in->zero_point))
+    if (nn_type_is_quant8(t) && nn_expect_same_quant(c, 0, 0))
         return ANEURALNETWORKS_BAD_DATA;
     int32_t fl = c->feature_level;
     if (fl > 0 && fl < ANEURALNETWORKS_FEATURE_LEVEL_3 && s.l.nchw >= 0)
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("the layout input needs feature level 3");
     return ANEURALNETWORKS_NO_ERROR;
 }
 

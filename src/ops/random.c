@@ -11,20 +11,26 @@
 
 static int rm_validate(const nn_op_call *c)
 {
-    if (nn_check_counts(c, 3, 3, 1) || c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_3)
+    if (nn_check_counts(c, 3, 3, 1))
         return SEQ_BAD;
+    if (c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_3)
+        return nn_invalid("RANDOM_MULTINOMIAL needs feature level 3");
     const nn_tensor *logits = c->in[0];
     if (logits->type != ANEURALNETWORKS_TENSOR_FLOAT32 &&
         logits->type != ANEURALNETWORKS_TENSOR_FLOAT16)
-        return SEQ_BAD;
+        return nn_invalid("input 0 (logits) of type %s", nn_type_name(logits->type));
     if (nn_check_rank(logits, 2, 2) || seq_check_scalar(c->in[1], ANEURALNETWORKS_INT32) ||
         seq_check_tensor(c->in[2], ANEURALNETWORKS_TENSOR_INT32, 1) ||
-        c->out[0]->type != ANEURALNETWORKS_TENSOR_INT32)
+        nn_expect_type(c, true, 0, ANEURALNETWORKS_TENSOR_INT32))
         return SEQ_BAD;
-    if (c->in[1]->data != NULL && nn_scalar_i32(c->in[1]) <= 0)
+    /* Android's validation checks types only; a sample count that gives
+     * no output fails the computation. */
+    if (c->in[1]->data != NULL &&
+        nn_check_value(c, nn_scalar_i32(c->in[1]) > 0, "input 1 (samples) %d is not positive",
+                       nn_scalar_i32(c->in[1])))
         return SEQ_BAD;
     if (c->in[2]->rank == 1 && c->in[2]->dims[0] != 0 && c->in[2]->dims[0] != 2)
-        return SEQ_BAD;
+        return nn_invalid("input 2 (seeds) of %u elements, expected 2", c->in[2]->dims[0]);
     return SEQ_OK;
 }
 
@@ -39,7 +45,7 @@ static int rm_prepare(nn_op_call *c)
     if (n <= 0)
         return SEQ_BAD;
     nn_tensor *out = c->out[0];
-    out->rank = 2;
+    nn_tensor_set_small_rank(out, 2);
     out->dims[0] = logits->dims[0];
     out->dims[1] = (uint32_t)n;
     return SEQ_OK;

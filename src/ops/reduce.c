@@ -89,8 +89,11 @@ static int reduce_validate(const nn_op_call *c)
         nn_check_type(c->in[2], mean ? ANEURALNETWORKS_INT32 : ANEURALNETWORKS_BOOL) ||
         shp_check_same_q(in, c->out[0]))
         return NN_BAD;
-    bool mask[NN_MAX_RANK];
-    if (in->rank && shp_i32_ready(axes) && shp_axes_mask(axes, in->rank, mask))
+    /* Axis values: Android's reductions check them when they prepare. */
+    bool mask[4]; /* the rank is at most 4 here */
+    if (in->rank && shp_i32_ready(axes) &&
+        nn_check_value(c, shp_axes_mask(axes, in->rank, mask) == NN_OK,
+                       "input 1 (axes) has a value outside [-%u, %u)", in->rank, in->rank))
         return NN_BAD;
     return shp_validate_shapes(c, reduce_prepare);
 }
@@ -105,12 +108,17 @@ static bool reduce_keep_dims(const nn_op_call *c)
 static int reduce_prepare(nn_op_call *c)
 {
     const nn_tensor *in = c->in[0], *axes = c->in[1];
+    if (shp_check_rank_at_prepare(in, 4))
+        return NN_BAD;
     if (!shp_i32_ready(axes) || c->in[2]->data == NULL)
         return NN_OK;
-    bool mask[NN_MAX_RANK];
-    if (shp_axes_mask(axes, in->rank, mask))
-        return shp_value_error(axes);
-    int err = shp_reduced_shape(in, mask, reduce_keep_dims(c), c->out[0]);
+    nn_rank_buf buf;
+    int err = nn_rank_buf_get(&buf, in->rank * sizeof(bool));
+    if (err == NN_OK && shp_axes_mask(axes, in->rank, buf.p))
+        err = shp_value_error(axes);
+    if (err == NN_OK)
+        err = shp_reduced_shape(in, buf.p, reduce_keep_dims(c), c->out[0]);
+    nn_rank_buf_free(&buf);
     if (err)
         return err;
     size_t row = in->rank ? in->dims[in->rank - 1] : 0;
@@ -216,20 +224,34 @@ static int reduce_execute(nn_op_call *c)
 {
     const nn_tensor *in = c->in[0];
     nn_tensor *out = c->out[0];
-    bool mask[NN_MAX_RANK];
-    if (shp_axes_mask(c->in[1], in->rank, mask) || in->rank == 0)
+    uint32_t rank = in->rank;
+    if (rank == 0)
         return ANEURALNETWORKS_OP_FAILED;
-    uint32_t rank = in->rank, last = rank - 1, row_len = in->dims[last];
+    uint32_t last = rank - 1, row_len = in->dims[last];
     size_t n_out = nn_tensor_count(out);
     double *acc = c->scratch, *row = acc + n_out;
     if (acc == NULL || c->scratch_bytes < (n_out + row_len) * sizeof(double))
         return ANEURALNETWORKS_OP_FAILED;
+    nn_rank_buf buf;
+    int err = nn_rank_buf_get(&buf, rank * (sizeof(size_t) + sizeof(uint32_t) + sizeof(bool)));
+    if (err != NN_OK) {
+        nn_rank_buf_free(&buf);
+        return err;
+    }
+    size_t *ostride = buf.p;
+    uint32_t *idx = (uint32_t *)(ostride + rank);
+    bool *mask = (bool *)(idx + rank);
+    if (shp_axes_mask(c->in[1], rank, mask)) {
+        nn_rank_buf_free(&buf);
+        return ANEURALNETWORKS_OP_FAILED;
+    }
+    memset(idx, 0, rank * sizeof *idx);
     int32_t op = c->op_type;
     double init = reduce_init(op);
     for (size_t i = 0; i < n_out; i++)
         acc[i] = init;
     /* Output strides over the input's dims, 0 on reduced dims. */
-    size_t ostride[NN_MAX_RANK], s = 1;
+    size_t s = 1;
     for (uint32_t d = rank; d-- > 0;) {
         ostride[d] = mask[d] ? 0 : s;
         if (!mask[d])
@@ -237,7 +259,6 @@ static int reduce_execute(nn_op_call *c)
     }
     fold_fn fold = reduce_fold(op);
     size_t n_in = nn_tensor_count(in), o = 0;
-    uint32_t idx[NN_MAX_RANK] = {0};
     /* One innermost row at a time, the outer dims walked as an odometer. */
     for (size_t start = 0; start < n_in && row_len > 0; start += row_len) {
         load_row(in->data, start, row_len, in->type, row);
@@ -262,6 +283,7 @@ static int reduce_execute(nn_op_call *c)
         }
         store(out->data, i, out->type, v);
     }
+    nn_rank_buf_free(&buf);
     return NN_OK;
 }
 
@@ -293,8 +315,7 @@ static int arg_validate(const nn_op_call *c)
         nn_check_quant(in) || nn_check_type(c->in[1], ANEURALNETWORKS_INT32) ||
         nn_check_type(c->out[0], T_I32))
         return NN_BAD;
-    uint32_t a;
-    if (in->rank && c->in[1]->data && !shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a))
+    if (shp_check_axis_value(c, 1, in->rank))
         return NN_BAD;
     return shp_validate_shapes(c, arg_prepare);
 }
@@ -307,9 +328,15 @@ static int arg_prepare(nn_op_call *c)
     uint32_t a;
     if (!shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a))
         return shp_value_error(c->in[1]);
-    bool mask[NN_MAX_RANK] = {false};
-    mask[a] = true;
-    return shp_reduced_shape(in, mask, false, c->out[0]);
+    int err = nn_tensor_set_rank(c->out[0], in->rank > 1 ? in->rank - 1 : 1);
+    if (err)
+        return err;
+    for (uint32_t i = 0, r = 0; i < in->rank; i++)
+        if (i != a)
+            c->out[0]->dims[r++] = in->dims[i];
+    if (in->rank == 1)
+        c->out[0]->dims[0] = 1;
+    return NN_OK;
 }
 
 static int arg_execute(nn_op_call *c)
@@ -375,7 +402,10 @@ static int topk_validate(const nn_op_call *c)
         nn_check_type(c->in[1], ANEURALNETWORKS_INT32) || shp_check_same_q(in, c->out[0]) ||
         nn_check_type(c->out[1], T_I32))
         return NN_BAD;
-    if (c->in[1]->data && nn_scalar_i32(c->in[1]) < 1)
+    /* Android's TOPK_V2 checks k when it prepares. */
+    if (c->in[1]->data &&
+        nn_check_value(c, nn_scalar_i32(c->in[1]) >= 1, "input 1 (k) %d is below 1",
+                       nn_scalar_i32(c->in[1])))
         return NN_BAD;
     return shp_validate_shapes(c, topk_prepare);
 }
@@ -388,16 +418,16 @@ static int topk_prepare(nn_op_call *c)
     int32_t k = nn_scalar_i32(c->in[1]);
     if (in->rank == 0 || k < 1 || (uint32_t)k > in->dims[in->rank - 1])
         return shp_value_error(c->in[1]);
-    uint32_t dims[NN_MAX_RANK];
-    memcpy(dims, in->dims, sizeof dims);
-    dims[in->rank - 1] = (uint32_t)k;
-    int err = shp_set_shape(c->out[0], in->rank, dims);
-    if (err)
-        return err;
+    for (uint32_t i = 0; i < 2; i++) {
+        int err = nn_tensor_copy_shape(c->out[i], in);
+        if (err)
+            return err;
+        c->out[i]->dims[in->rank - 1] = (uint32_t)k;
+    }
     /* Rows too long for int32 indices fail in execute: ask no scratch. */
     uint32_t len = in->dims[in->rank - 1];
     c->scratch_bytes = nn_index_fits_i32(len) ? len * sizeof(topk_item) : 0;
-    return shp_set_shape(c->out[1], in->rank, dims);
+    return NN_OK;
 }
 
 /* Descending by value; equal values put the larger index first. NaN sorts

@@ -22,9 +22,10 @@ static int resize_validate(const nn_op_call *c)
     int32_t t1 = c->in[1]->type, t2 = c->in[2]->type;
     int32_t scale_type = in->type == T_F16 ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32;
     if (t1 != t2 || (t1 != ANEURALNETWORKS_INT32 && t1 != scale_type))
-        return NN_BAD;
+        return nn_invalid("inputs 1 and 2 of types %s and %s, expected both INT32 or both %s",
+                          nn_type_name(t1), nn_type_name(t2), nn_type_name(scale_type));
     if (t1 != ANEURALNETWORKS_INT32 && c->feature_level < FL3)
-        return NN_BAD;
+        return nn_invalid("scale inputs need feature level 3");
     if (shp_check_opt_scalar(c, 3, ANEURALNETWORKS_BOOL, FL3) ||
         shp_check_opt_scalar(c, 4, ANEURALNETWORKS_BOOL, FL4) ||
         shp_check_opt_scalar(c, 5, ANEURALNETWORKS_BOOL, FL4))
@@ -34,11 +35,11 @@ static int resize_validate(const nn_op_call *c)
         if (t->data == NULL)
             continue;
         if (t1 == ANEURALNETWORKS_INT32 ? nn_scalar_i32(t) <= 0 : !(nn_scalar_f32(t) > 0.0f))
-            return NN_BAD;
+            return nn_invalid("input %u (%s) is not positive", i, i == 1 ? "width" : "height");
     }
     if (c->n_in > 5 && shp_present(c, 4) && shp_present(c, 5) && c->in[4]->data &&
         c->in[5]->data && nn_scalar_bool(c->in[4]) && nn_scalar_bool(c->in[5]))
-        return NN_BAD;
+        return nn_invalid("align_corners and half_pixel_centers are both set");
     return shp_validate_shapes(c, resize_prepare);
 }
 

@@ -47,8 +47,9 @@ static int reverse_prepare(nn_op_call *c)
     int err;
     if (!reverse_axis(c, &axis, &err) && err)
         return err;
-    nn_tensor_copy_shape(c->out[0], c->in[0]);
-    return NN_OK;
+    if (c->in[0]->rank > REVERSE_MAX_RANK)
+        return nn_invalid("input 0 of rank %u, above %d", c->in[0]->rank, REVERSE_MAX_RANK);
+    return nn_tensor_copy_shape(c->out[0], c->in[0]);
 }
 
 static int reverse_execute(nn_op_call *c)
@@ -58,7 +59,9 @@ static int reverse_execute(nn_op_call *c)
     int err;
     if (!reverse_axis(c, &axis, &err))
         return err ? err : ANEURALNETWORKS_OP_FAILED;
-    ptrdiff_t dst_strides[NN_MAX_RANK], src_strides[NN_MAX_RANK];
+    if (in->rank > REVERSE_MAX_RANK)
+        return ANEURALNETWORKS_OP_FAILED;
+    ptrdiff_t dst_strides[REVERSE_MAX_RANK], src_strides[REVERSE_MAX_RANK];
     nn_row_major_strides(in->dims, in->rank, dst_strides);
     nn_row_major_strides(in->dims, in->rank, src_strides);
     size_t esize = nn_type_size(in->type);

@@ -248,7 +248,7 @@ static int rnn_prepare(nn_op_call *c)
         h->dims[0] != B || h->dims[1] != U)
         return SEQ_BAD;
     for (int i = 0; i < 2; i++) {
-        c->out[i]->rank = 2;
+        nn_tensor_set_small_rank(c->out[i], 2);
         c->out[i]->dims[0] = B;
         c->out[i]->dims[1] = U;
     }
@@ -316,20 +316,24 @@ const nn_op_def nn_op_RNN = {
 
 static int urnn_validate(const nn_op_call *c)
 {
-    if (c->n_in != 7 || c->n_out < 1 || c->n_out > 2 ||
-        c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_3)
-        return SEQ_BAD;
-    if (c->n_out == 2 && c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_4)
-        return SEQ_BAD;
+    if (c->n_in != 7 || c->n_out < 1 || c->n_out > 2)
+        return nn_invalid("%u inputs and %u outputs, expected 7 and 1 or 2", c->n_in, c->n_out);
+    if (c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_3 ||
+        (c->n_out == 2 && c->feature_level < ANEURALNETWORKS_FEATURE_LEVEL_4))
+        return nn_invalid("the operation (with %u outputs) needs a higher feature level",
+                          c->n_out);
     int32_t t = c->in[0]->type;
     if (!float_type_ok(c, t) || check_t(c->in[0], t, 3) || check_t(c->in[1], t, 2) ||
         check_t(c->in[2], t, 2) || check_t(c->in[3], t, 1) || check_t(c->in[4], t, 2) ||
         check_fuse(c, c->in[5]) || seq_check_scalar(c->in[6], ANEURALNETWORKS_INT32))
         return SEQ_BAD;
-    if (c->in[6]->data != NULL && (nn_scalar_i32(c->in[6]) < 0 || nn_scalar_i32(c->in[6]) > 1))
+    /* Android's UNIDIRECTIONAL_SEQUENCE_RNN checks time_major in prepare. */
+    if (c->in[6]->data != NULL &&
+        nn_check_value(c, nn_scalar_i32(c->in[6]) == 0 || nn_scalar_i32(c->in[6]) == 1,
+                       "input 6 (time_major) %d, expected 0 or 1", nn_scalar_i32(c->in[6])))
         return SEQ_BAD;
     for (uint32_t i = 0; i < c->n_out; i++)
-        if (c->out[i]->type != t)
+        if (nn_expect_type(c, true, i, t))
             return SEQ_BAD;
     return SEQ_OK;
 }
@@ -341,6 +345,8 @@ static int urnn_prepare(nn_op_call *c)
         return SEQ_BAD;
     if (c->in[6]->data == NULL)
         return SEQ_OK;
+    if (nn_scalar_i32(c->in[6]) != 0 && nn_scalar_i32(c->in[6]) != 1)
+        return nn_invalid("input 6 (time_major) %d, expected 0 or 1", nn_scalar_i32(c->in[6]));
     bool tm = nn_scalar_i32(c->in[6]) != 0;
     uint32_t B = tm ? x->dims[1] : x->dims[0];
     uint32_t I = x->dims[2], U = w->dims[0];
@@ -348,12 +354,12 @@ static int urnn_prepare(nn_op_call *c)
         h->dims[0] != B || h->dims[1] != U)
         return SEQ_BAD;
     nn_tensor *o = c->out[0];
-    o->rank = 3;
+    nn_tensor_set_small_rank(o, 3);
     o->dims[0] = x->dims[0];
     o->dims[1] = x->dims[1];
     o->dims[2] = U;
     if (c->n_out == 2) {
-        c->out[1]->rank = 2;
+        nn_tensor_set_small_rank(c->out[1], 2);
         c->out[1]->dims[0] = B;
         c->out[1]->dims[1] = U;
     }
@@ -461,7 +467,8 @@ static int brnn_validate(const nn_op_call *c)
         return SEQ_BAD;
     if (c->in[BR_MERGE]->data != NULL) {
         if (!brnn_counts_ok(c, nn_scalar_bool(c->in[BR_MERGE])))
-            return SEQ_BAD;
+            return nn_invalid("%u outputs do not fit merge_outputs %d", c->n_out,
+                              nn_scalar_bool(c->in[BR_MERGE]));
     } else if (!brnn_counts_ok(c, true) && !brnn_counts_ok(c, false)) {
         return SEQ_BAD;
     }
@@ -524,7 +531,7 @@ static int brnn_dims_of(const nn_op_call *c, brnn_dims *d)
 
 static void set3(nn_tensor *t, size_t a, size_t b, size_t c)
 {
-    t->rank = 3;
+    nn_tensor_set_small_rank(t, 3);
     t->dims[0] = (uint32_t)a;
     t->dims[1] = (uint32_t)b;
     t->dims[2] = (uint32_t)c;
@@ -532,7 +539,7 @@ static void set3(nn_tensor *t, size_t a, size_t b, size_t c)
 
 static void set2(nn_tensor *t, size_t a, size_t b)
 {
-    t->rank = 2;
+    nn_tensor_set_small_rank(t, 2);
     t->dims[0] = (uint32_t)a;
     t->dims[1] = (uint32_t)b;
 }
@@ -664,7 +671,7 @@ static int svdf_validate(const nn_op_call *c)
         c->out[0]->type != t || c->out[1]->type != t)
         return SEQ_BAD;
     if (c->in[5]->data != NULL && nn_scalar_i32(c->in[5]) <= 0)
-        return SEQ_BAD;
+        return nn_invalid("input 5 (rank) %d is not positive", nn_scalar_i32(c->in[5]));
     return SEQ_OK;
 }
 
@@ -684,7 +691,8 @@ static int svdf_prepare(nn_op_call *c)
     uint32_t U = F / rank;
     if (!bias->omitted && (bias->rank != 1 || bias->dims[0] != U))
         return SEQ_BAD;
-    nn_tensor_copy_shape(c->out[0], st);
+    if (nn_tensor_copy_shape(c->out[0], st) != SEQ_OK)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
     set2(c->out[1], B, U);
     return SEQ_OK;
 }

@@ -72,16 +72,23 @@ static int roi_validate_common(const nn_op_call *c, uint32_t layout_idx, bool sa
         seq_check_scalar(c->in[6], ft) ||
         seq_check_scalar(c->in[layout_idx], ANEURALNETWORKS_BOOL))
         return SEQ_BAD;
+    /* Values: Android's ROI_ALIGN and ROI_POOLING check them when they
+     * prepare, so such a model builds and computing it fails. */
     for (uint32_t i = 3; i <= 4; i++)
-        if (c->in[i]->data != NULL && nn_scalar_i32(c->in[i]) <= 0)
+        if (c->in[i]->data != NULL &&
+            nn_check_value(c, nn_scalar_i32(c->in[i]) > 0,
+                           "input %u (output %s) %d is not positive", i,
+                           i == 3 ? "height" : "width", nn_scalar_i32(c->in[i])))
             return SEQ_BAD;
     for (uint32_t i = 5; i <= 6; i++)
-        if (c->in[i]->data != NULL && !(nn_scalar_f32(c->in[i]) > 0.0f))
+        if (c->in[i]->data != NULL &&
+            nn_check_value(c, nn_scalar_f32(c->in[i]) > 0.0f,
+                           "input %u (%s ratio) %g is not positive", i,
+                           i == 5 ? "height" : "width", (double)nn_scalar_f32(c->in[i])))
             return SEQ_BAD;
     if (out->type != t || nn_check_quant(out))
         return SEQ_BAD;
-    if (same_q && (t == T_QA8 || t == T_QA8S) &&
-        (out->scale != in->scale || out->zero_point != in->zero_point))
+    if (same_q && (t == T_QA8 || t == T_QA8S) && nn_expect_same_quant(c, 0, 0))
         return SEQ_BAD;
     return SEQ_OK;
 }
@@ -100,7 +107,7 @@ static int roi_prepare_common(nn_op_call *c, uint32_t layout_idx)
     if (oh <= 0 || ow <= 0)
         return SEQ_BAD;
     nn_tensor *out = c->out[0];
-    out->rank = 4;
+    nn_tensor_set_small_rank(out, 4);
     out->dims[0] = rois->dims[0];
     out->dims[1] = nchw ? in->dims[1] : (uint32_t)oh;
     out->dims[2] = nchw ? (uint32_t)oh : (uint32_t)ow;
@@ -139,7 +146,10 @@ static int align_validate(const nn_op_call *c)
         seq_check_scalar(c->in[8], ANEURALNETWORKS_INT32))
         return SEQ_BAD;
     for (uint32_t i = 7; i <= 8; i++)
-        if (c->in[i]->data != NULL && nn_scalar_i32(c->in[i]) < 0)
+        if (c->in[i]->data != NULL &&
+            nn_check_value(c, nn_scalar_i32(c->in[i]) >= 0,
+                           "input %u (sampling points) %d is negative", i,
+                           nn_scalar_i32(c->in[i])))
             return SEQ_BAD;
     return roi_validate_common(c, 9, false);
 }
@@ -412,10 +422,10 @@ static int heat_prepare(nn_op_call *c)
     if (h != w || (n > 0 && h < 2) || boxes->dims[0] != n || boxes->dims[1] != 4)
         return SEQ_BAD;
     nn_tensor *o0 = c->out[0], *o1 = c->out[1];
-    o0->rank = 2;
+    nn_tensor_set_small_rank(o0, 2);
     o0->dims[0] = n;
     o0->dims[1] = k;
-    o1->rank = 3;
+    nn_tensor_set_small_rank(o1, 3);
     o1->dims[0] = n;
     o1->dims[1] = k;
     o1->dims[2] = 2;

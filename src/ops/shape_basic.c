@@ -45,35 +45,34 @@ static int reshape_validate(const nn_op_call *c)
 static int reshape_prepare(nn_op_call *c)
 {
     const nn_tensor *in = c->in[0], *shape = c->in[1];
+    if (shp_check_rank_at_prepare(in, 4))
+        return NN_BAD;
     if (!shp_i32_ready(shape))
         return NN_OK;
     size_t n = nn_tensor_count(shape);
-    if (n > NN_MAX_RANK)
+    if (n > UINT32_MAX)
         return shp_value_error(shape);
-    uint32_t dims[NN_MAX_RANK];
-    size_t known = 1;
-    int infer = -1;
+    size_t known = 1, infer = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
         int32_t v = shp_i32(shape, i);
-        if (v == -1 && infer < 0) {
-            infer = (int)i;
-            dims[i] = 1;
+        if (v == -1 && infer == SIZE_MAX) {
+            infer = i;
             continue;
         }
         if (v < 0 || (v > 0 && known > UINT32_MAX / (uint32_t)v))
             return shp_value_error(shape);
-        dims[i] = (uint32_t)v;
-        known *= dims[i];
+        known *= (uint32_t)v;
     }
     size_t total = nn_tensor_count(in);
-    if (infer >= 0) {
-        if (known == 0 || total % known != 0)
-            return shp_value_error(shape);
-        dims[infer] = (uint32_t)(total / known);
-    } else if (known != total) {
+    if (infer != SIZE_MAX ? known == 0 || total % known != 0 : known != total)
         return shp_value_error(shape);
-    }
-    return shp_set_shape(c->out[0], (uint32_t)n, dims);
+    nn_tensor *out = c->out[0];
+    int rc = nn_tensor_set_rank(out, (uint32_t)n);
+    if (rc != NN_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        out->dims[i] = i == infer ? (uint32_t)(total / known) : (uint32_t)shp_i32(shape, i);
+    return NN_OK;
 }
 
 const nn_op_def nn_op_RESHAPE = {
@@ -99,29 +98,32 @@ static int squeeze_validate(const nn_op_call *c)
 static int squeeze_prepare(nn_op_call *c)
 {
     const nn_tensor *in = c->in[0];
-    bool drop[NN_MAX_RANK] = {false};
-    if (shp_present(c, 1)) {
+    if (shp_check_rank_at_prepare(in, 4))
+        return NN_BAD;
+    if (shp_present(c, 1) && !shp_i32_ready(c->in[1]))
+        return NN_OK;
+    nn_rank_buf buf;
+    int rc = nn_rank_buf_get(&buf, in->rank * sizeof(bool));
+    bool *drop = buf.p;
+    if (rc == NN_OK && shp_present(c, 1)) {
         const nn_tensor *axes = c->in[1];
-        if (!shp_i32_ready(axes))
-            return NN_OK;
+        memset(drop, 0, in->rank * sizeof *drop);
         size_t n = nn_tensor_count(axes);
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n && rc == NN_OK; i++) {
             uint32_t a;
             if (!shp_axis(shp_i32(axes, i), in->rank, &a) || in->dims[a] != 1)
-                return shp_value_error(axes);
-            drop[a] = true;
+                rc = shp_value_error(axes);
+            else
+                drop[a] = true;
         }
-    } else {
+    } else if (rc == NN_OK) {
         for (uint32_t i = 0; i < in->rank; i++)
             drop[i] = in->dims[i] == 1;
     }
-    uint32_t dims[NN_MAX_RANK], r = 0;
-    for (uint32_t i = 0; i < in->rank; i++)
-        if (!drop[i])
-            dims[r++] = in->dims[i];
-    if (r == 0)
-        dims[r++] = 1;
-    return shp_set_shape(c->out[0], r, dims);
+    if (rc == NN_OK)
+        rc = shp_reduced_shape(in, drop, false, c->out[0]);
+    nn_rank_buf_free(&buf);
+    return rc;
 }
 
 const nn_op_def nn_op_SQUEEZE = {
@@ -140,9 +142,9 @@ static int expand_validate(const nn_op_call *c)
     if (nn_check_counts(c, 2, 2, 1) || shp_check_type(c, c->in[0]->type, EXPAND_TYPES) ||
         nn_check_type(c->in[1], ANEURALNETWORKS_INT32) || shp_check_same_q(c->in[0], c->out[0]))
         return NN_BAD;
+    /* Android's CPU executor checks the axis when it runs EXPAND_DIMS. */
     const nn_tensor *in = c->in[0];
-    uint32_t a;
-    if (in->rank > 0 && c->in[1]->data && !shp_axis(nn_scalar_i32(c->in[1]), in->rank + 1, &a))
+    if (in->rank > 0 && in->rank < UINT32_MAX && shp_check_axis_value(c, 1, in->rank + 1))
         return NN_BAD;
     return shp_validate_shapes(c, expand_prepare);
 }
@@ -153,16 +155,19 @@ static int expand_prepare(nn_op_call *c)
     if (c->in[1]->data == NULL)
         return NN_OK;
     uint32_t a;
-    if (in->rank >= NN_MAX_RANK || !shp_axis(nn_scalar_i32(c->in[1]), in->rank + 1, &a))
+    if (in->rank == UINT32_MAX || !shp_axis(nn_scalar_i32(c->in[1]), in->rank + 1, &a))
         return shp_value_error(c->in[1]);
-    uint32_t dims[NN_MAX_RANK], r = 0;
-    for (uint32_t i = 0; i <= in->rank; i++) {
+    nn_tensor *out = c->out[0];
+    int rc = nn_tensor_set_rank(out, in->rank + 1);
+    if (rc != NN_OK)
+        return rc;
+    for (uint32_t i = 0, r = 0; i <= in->rank; i++) {
         if (i == a)
-            dims[r++] = 1;
+            out->dims[r++] = 1;
         if (i < in->rank)
-            dims[r++] = in->dims[i];
+            out->dims[r++] = in->dims[i];
     }
-    return shp_set_shape(c->out[0], r, dims);
+    return NN_OK;
 }
 
 const nn_op_def nn_op_EXPAND_DIMS = {
@@ -185,8 +190,7 @@ static int rank_validate(const nn_op_call *c)
 
 static int rank_prepare(nn_op_call *c)
 {
-    c->out[0]->rank = 0;
-    return NN_OK;
+    return nn_tensor_set_rank(c->out[0], 0);
 }
 
 static int rank_execute(nn_op_call *c)
@@ -222,10 +226,14 @@ static int fill_value_type(int32_t out_type)
 
 static int fill_validate(const nn_op_call *c)
 {
-    if (nn_check_counts(c, 2, 2, 1) || c->feature_level < FL4 ||
-        nn_check_type(c->in[0], T_I32) || !shp_rank_in(c->in[0], 1, 1) ||
-        fill_value_type(c->out[0]->type) < 0 ||
-        c->in[1]->type != fill_value_type(c->out[0]->type))
+    if (nn_check_counts(c, 2, 2, 1) || nn_check_type(c->in[0], T_I32) ||
+        !shp_rank_in(c->in[0], 1, 1))
+        return NN_BAD;
+    if (c->feature_level < FL4)
+        return nn_invalid("FILL needs feature level 4");
+    if (fill_value_type(c->out[0]->type) < 0)
+        return nn_invalid("an output of type %s", nn_type_name(c->out[0]->type));
+    if (nn_expect_type(c, false, 1, fill_value_type(c->out[0]->type)))
         return NN_BAD;
     return shp_validate_shapes(c, fill_prepare);
 }
@@ -236,16 +244,18 @@ static int fill_prepare(nn_op_call *c)
     if (!shp_i32_ready(shape))
         return NN_OK;
     size_t n = nn_tensor_count(shape);
-    if (n == 0 || n > NN_MAX_RANK)
+    if (n == 0 || n > UINT32_MAX)
         return shp_value_error(shape);
-    uint32_t dims[NN_MAX_RANK];
-    for (size_t i = 0; i < n; i++) {
-        int32_t v = shp_i32(shape, i);
-        if (v < 0)
+    for (size_t i = 0; i < n; i++)
+        if (shp_i32(shape, i) < 0)
             return shp_value_error(shape);
-        dims[i] = (uint32_t)v;
-    }
-    return shp_set_shape(c->out[0], (uint32_t)n, dims);
+    nn_tensor *out = c->out[0];
+    int rc = nn_tensor_set_rank(out, (uint32_t)n);
+    if (rc != NN_OK)
+        return rc;
+    for (size_t i = 0; i < n; i++)
+        out->dims[i] = (uint32_t)shp_i32(shape, i);
+    return shp_check_elements(out);
 }
 
 static int fill_execute(nn_op_call *c)

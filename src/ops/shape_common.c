@@ -18,11 +18,22 @@ int shp_check_opt_scalar(const nn_op_call *c, uint32_t idx, int32_t type, int32_
     if (idx >= c->n_in)
         return NN_OK;
     if (c->feature_level < level)
-        return NN_BAD;
+        return nn_invalid("input %u needs feature level %d", idx, (int)level);
     const nn_tensor *t = c->in[idx];
     if (t->omitted)
         return NN_OK;
-    return t->type == type ? NN_OK : NN_BAD;
+    return nn_expect_type(c, false, idx, type);
+}
+
+int shp_check_axis_value(const nn_op_call *c, uint32_t idx, uint32_t rank)
+{
+    const nn_tensor *t = c->in[idx];
+    if (rank == 0 || t->data == NULL)
+        return NN_OK;
+    uint32_t a;
+    int32_t v = nn_scalar_i32(t);
+    return nn_check_value(c, shp_axis(v, rank, &a), "input %u (axis) %d is outside [-%u, %u)",
+                          idx, v, rank, rank);
 }
 
 bool shp_opt_bool(const nn_op_call *c, uint32_t idx)
@@ -35,10 +46,14 @@ bool shp_opt_bool(const nn_op_call *c, uint32_t idx)
 int shp_check_same_q(const nn_tensor *in, const nn_tensor *out)
 {
     if (in->type != out->type)
-        return NN_BAD;
+        return nn_invalid("an output of type %s for an input of type %s",
+                          out->type < 0 ? "(missing)" : nn_type_name(out->type),
+                          in->type < 0 ? "(missing)" : nn_type_name(in->type));
     if (nn_type_is_quant8(in->type) &&
         (in->scale != out->scale || in->zero_point != out->zero_point))
-        return NN_BAD;
+        return nn_invalid("output scale %g and zero point %d, the input has %g and %d",
+                          (double)out->scale, out->zero_point, (double)in->scale,
+                          in->zero_point);
     return nn_check_quant(in);
 }
 
@@ -49,22 +64,22 @@ bool shp_i32_ready(const nn_tensor *t)
     return t->bytes >= nn_tensor_count(t) * sizeof(int32_t);
 }
 
-int shp_set_shape(nn_tensor *t, uint32_t rank, const uint32_t *dims)
+int shp_check_elements(const nn_tensor *t)
 {
-    if (rank > NN_MAX_RANK)
-        return NN_BAD;
     /* Element counts stay within 32 bits so kernels may index with uint32_t. */
     size_t limit = UINT32_MAX, n = 1;
-    for (uint32_t i = 0; i < rank; i++) {
-        if (dims[i] != 0 && n > limit / dims[i])
-            return NN_BAD;
-        n *= dims[i] ? dims[i] : 1;
+    for (uint32_t i = 0; i < t->rank; i++) {
+        if (t->dims[i] != 0 && n > limit / t->dims[i])
+            return nn_invalid("the output would have more than %zu elements", limit);
+        n *= t->dims[i] ? t->dims[i] : 1;
     }
-    uint32_t tmp[NN_MAX_RANK] = {0};
-    memcpy(tmp, dims, rank * sizeof dims[0]);
-    t->rank = rank;
-    memcpy(t->dims, tmp, sizeof tmp);
     return NN_OK;
+}
+
+int shp_set_shape(nn_tensor *t, uint32_t rank, const uint32_t *dims)
+{
+    int rc = nn_tensor_set_shape(t, rank, dims);
+    return rc != NN_OK ? rc : shp_check_elements(t);
 }
 
 int shp_axes_mask(const nn_tensor *axes, uint32_t rank, bool *mask)
@@ -83,16 +98,22 @@ int shp_axes_mask(const nn_tensor *axes, uint32_t rank, bool *mask)
 
 int shp_reduced_shape(const nn_tensor *in, const bool *mask, bool keep_dims, nn_tensor *out)
 {
-    uint32_t dims[NN_MAX_RANK], r = 0;
+    uint32_t r = 0;
+    for (uint32_t i = 0; i < in->rank; i++)
+        r += !mask[i] || keep_dims;
+    int rc = nn_tensor_set_rank(out, r ? r : 1);
+    if (rc != NN_OK)
+        return rc;
+    r = 0;
     for (uint32_t i = 0; i < in->rank; i++) {
         if (!mask[i])
-            dims[r++] = in->dims[i];
+            out->dims[r++] = in->dims[i];
         else if (keep_dims)
-            dims[r++] = 1;
+            out->dims[r++] = 1;
     }
     if (r == 0)
-        dims[r++] = 1;
-    return shp_set_shape(out, r, dims);
+        out->dims[0] = 1;
+    return NN_OK;
 }
 
 int shp_validate_shapes(const nn_op_call *c, int (*prepare)(nn_op_call *))
@@ -109,13 +130,19 @@ int shp_validate_shapes(const nn_op_call *c, int (*prepare)(nn_op_call *))
     nn_tensor outs[NN_MAX_OUTPUTS], *out_ptrs[NN_MAX_OUTPUTS];
     for (uint32_t i = 0; i < c->n_out; i++) {
         outs[i] = *c->out[i];
+        nn_tensor_borrow_dims(&outs[i]);
         out_ptrs[i] = &outs[i];
     }
     nn_op_call copy = *c;
     copy.out = out_ptrs;
     copy.fails_at_execution = NULL;
+    int rc = prepare(&copy);
+    for (uint32_t i = 0; i < c->n_out; i++)
+        nn_tensor_release_dims(&outs[i]);
+    if (rc == ANEURALNETWORKS_OUT_OF_MEMORY)
+        return rc;
     /* Android validates types and ranks only: shapes that do not fit each
      * other, and bad constant values, fail the computation. */
-    return nn_check_value(c, prepare(&copy) != NN_BAD, "%s",
+    return nn_check_value(c, rc != NN_BAD, "%s",
                           "the shapes or constant values do not fit the operation");
 }

@@ -60,6 +60,12 @@ static inline bool shp_axis(int32_t axis, uint32_t rank, uint32_t *out)
     return true;
 }
 
+/* A constant axis (INT32 input idx) for a tensor of the given rank, when
+ * both are known, through nn_check_value: Android's operations check axis
+ * values when they prepare, so a model with one out of range builds and
+ * computing it fails. */
+int shp_check_axis_value(const nn_op_call *c, uint32_t idx, uint32_t rank);
+
 /* Element i of an INT32 tensor (data may be unaligned). */
 static inline int32_t shp_i32(const nn_tensor *t, size_t i)
 {
@@ -85,7 +91,7 @@ static inline shp_nhwc shp_get_nhwc(const nn_tensor *t, bool nchw)
 
 static inline void shp_set_nhwc(nn_tensor *t, bool nchw, shp_nhwc s)
 {
-    t->rank = 4;
+    nn_tensor_set_small_rank(t, 4);
     t->dims[0] = s.n;
     t->dims[nchw ? 2 : 1] = s.h;
     t->dims[nchw ? 3 : 2] = s.w;
@@ -101,6 +107,19 @@ static inline int shp_value_error(const nn_tensor *t)
 
 /* Sets an output shape; BAD_DATA when an element count overflows. */
 int shp_set_shape(nn_tensor *t, uint32_t rank, const uint32_t *dims);
+/* BAD_DATA when t has more elements than 32-bit indices reach. */
+int shp_check_elements(const nn_tensor *t);
+
+/* A tensor declared with unspecified rank gets its rank at execution: an
+ * operation limited to max_rank checks it then, and computing fails, as
+ * Android's CPU operations do (BAD_DATA here, OP_FAILED from compute). */
+static inline int shp_check_rank_at_prepare(const nn_tensor *t, uint32_t max_rank)
+{
+    return t->rank <= max_rank
+                   ? NN_OK
+                   : nn_invalid("a tensor of rank %u, the operation takes rank %u at most",
+                                t->rank, max_rank);
+}
 
 /* Whether input 0's rank is acceptable: unknown or in [lo, hi]. */
 static inline bool shp_rank_in(const nn_tensor *t, uint32_t lo, uint32_t hi)

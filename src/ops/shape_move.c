@@ -38,8 +38,9 @@ static int transpose_validate(const nn_op_call *c)
     return shp_validate_shapes(c, transpose_prepare);
 }
 
-/* Fills perm; false when the perm input is not known yet. */
-static int transpose_perm(const nn_op_call *c, uint32_t *perm, bool *known)
+/* Fills perm (rank entries; seen is rank bytes of scratch); *known false
+ * when the perm input is not known yet. */
+static int transpose_perm(const nn_op_call *c, uint32_t *perm, uint8_t *seen, bool *known)
 {
     uint32_t rank = c->in[0]->rank;
     *known = true;
@@ -55,46 +56,68 @@ static int transpose_perm(const nn_op_call *c, uint32_t *perm, bool *known)
     }
     if (nn_tensor_count(p) != rank)
         return shp_value_error(p);
-    bool seen[NN_MAX_RANK] = {false};
+    memset(seen, 0, rank);
     for (uint32_t i = 0; i < rank; i++) {
         int32_t v = shp_i32(p, i);
         if (v < 0 || (uint32_t)v >= rank || seen[v])
             return shp_value_error(p);
-        seen[v] = true;
+        seen[v] = 1;
         perm[i] = (uint32_t)v;
     }
     return NN_OK;
 }
 
+/* Room for transpose_perm's perm and seen, and three stride arrays. */
+static int transpose_buf(nn_rank_buf *buf, uint32_t rank)
+{
+    return nn_rank_buf_get(buf, (size_t)rank * (3 * sizeof(ptrdiff_t) + sizeof(uint32_t) + 1));
+}
+
 static int transpose_prepare(nn_op_call *c)
 {
-    uint32_t perm[NN_MAX_RANK], dims[NN_MAX_RANK];
-    bool known;
-    int err = transpose_perm(c, perm, &known);
-    if (err || !known)
-        return err;
     const nn_tensor *in = c->in[0];
-    for (uint32_t i = 0; i < in->rank; i++)
-        dims[i] = in->dims[perm[i]];
-    return shp_set_shape(c->out[0], in->rank, dims);
+    if (shp_check_rank_at_prepare(in, 4))
+        return NN_BAD;
+    nn_rank_buf buf;
+    int err = transpose_buf(&buf, in->rank);
+    uint32_t *perm = buf.p;
+    bool known = false;
+    if (err == NN_OK)
+        err = transpose_perm(c, perm, (uint8_t *)(perm + in->rank), &known);
+    if (err == NN_OK && known)
+        err = nn_tensor_set_rank(c->out[0], in->rank);
+    if (err == NN_OK && known)
+        for (uint32_t i = 0; i < in->rank; i++)
+            c->out[0]->dims[i] = in->dims[perm[i]];
+    nn_rank_buf_free(&buf);
+    return err;
 }
 
 static int transpose_execute(nn_op_call *c)
 {
-    uint32_t perm[NN_MAX_RANK];
-    bool known;
-    int err = transpose_perm(c, perm, &known);
-    if (err || !known)
-        return ANEURALNETWORKS_OP_FAILED;
     const nn_tensor *in = c->in[0];
     nn_tensor *out = c->out[0];
-    ptrdiff_t is[NN_MAX_RANK], ss[NN_MAX_RANK], os[NN_MAX_RANK];
-    nn_row_major_strides(in->dims, in->rank, is);
-    nn_row_major_strides(out->dims, out->rank, os);
-    for (uint32_t i = 0; i < in->rank; i++)
-        ss[i] = is[perm[i]];
-    nn_copy_strided(out->data, os, in->data, ss, out->dims, out->rank, nn_type_size(in->type));
-    return NN_OK;
+    uint32_t rank = in->rank;
+    nn_rank_buf buf;
+    int err = transpose_buf(&buf, rank);
+    if (err != NN_OK) {
+        nn_rank_buf_free(&buf);
+        return err;
+    }
+    ptrdiff_t *is = buf.p, *ss = is + rank, *os = ss + rank;
+    uint32_t *perm = (uint32_t *)(os + rank);
+    bool known;
+    err = transpose_perm(c, perm, (uint8_t *)(perm + rank), &known);
+    if (err == NN_OK && known) {
+        nn_row_major_strides(in->dims, rank, is);
+        nn_row_major_strides(out->dims, out->rank, os);
+        for (uint32_t i = 0; i < rank; i++)
+            ss[i] = is[perm[i]];
+        nn_copy_strided(out->data, os, in->data, ss, out->dims, out->rank,
+                        nn_type_size(in->type));
+    }
+    nn_rank_buf_free(&buf);
+    return err || !known ? ANEURALNETWORKS_OP_FAILED : NN_OK;
 }
 
 const nn_op_def nn_op_TRANSPOSE = {
@@ -115,7 +138,8 @@ static int tile_validate(const nn_op_call *c)
         return NN_BAD;
     const nn_tensor *in = c->in[0], *m = c->in[1];
     if (in->rank > 0 && m->rank == 1 && m->dims[0] != 0 && m->dims[0] != in->rank)
-        return NN_BAD;
+        return nn_invalid("input 1 (multiples) of %u elements for an input of rank %u",
+                          m->dims[0], in->rank);
     return shp_validate_shapes(c, tile_prepare);
 }
 
@@ -126,32 +150,41 @@ static int tile_prepare(nn_op_call *c)
         return NN_OK;
     if (nn_tensor_count(m) != in->rank)
         return shp_value_error(m);
-    uint32_t dims[NN_MAX_RANK];
     for (uint32_t i = 0; i < in->rank; i++) {
         int32_t v = shp_i32(m, i);
-        uint64_t d = (uint64_t)in->dims[i] * (uint64_t)(v < 0 ? 0 : v);
-        if (v < 0 || d > UINT32_MAX)
+        if (v < 0 || (uint64_t)in->dims[i] * (uint64_t)v > UINT32_MAX)
             return shp_value_error(m);
-        dims[i] = (uint32_t)d;
     }
-    return shp_set_shape(c->out[0], in->rank, dims);
+    nn_tensor *out = c->out[0];
+    int rc = nn_tensor_set_rank(out, in->rank);
+    if (rc != NN_OK)
+        return rc;
+    for (uint32_t i = 0; i < in->rank; i++)
+        out->dims[i] = in->dims[i] * (uint32_t)shp_i32(m, i);
+    return shp_check_elements(out);
 }
 
 static int tile_execute(nn_op_call *c)
 {
     const nn_tensor *in = c->in[0];
     nn_tensor *out = c->out[0];
-    uint32_t rank = in->rank, reps[NN_MAX_RANK], idx[NN_MAX_RANK] = {0};
-    if (nn_tensor_count(in) == 0)
+    uint32_t rank = in->rank;
+    if (nn_tensor_count(in) == 0 || rank == 0)
         return ANEURALNETWORKS_OP_FAILED;
-    ptrdiff_t is[NN_MAX_RANK], os[NN_MAX_RANK];
+    nn_rank_buf buf;
+    int rc = nn_rank_buf_get(&buf, (size_t)rank * (2 * sizeof(ptrdiff_t) + 2 * sizeof(uint32_t)));
+    if (rc != NN_OK) {
+        nn_rank_buf_free(&buf);
+        return rc;
+    }
+    ptrdiff_t *is = buf.p, *os = is + rank;
+    uint32_t *reps = (uint32_t *)(os + rank), *idx = reps + rank;
+    memset(idx, 0, rank * sizeof *idx);
     nn_row_major_strides(in->dims, rank, is);
     nn_row_major_strides(out->dims, rank, os);
     for (uint32_t i = 0; i < rank; i++)
         reps[i] = out->dims[i] / in->dims[i];
     size_t elem = nn_type_size(in->type);
-    if (rank == 0)
-        return ANEURALNETWORKS_OP_FAILED;
     /* One strided copy of the whole input per tile position. */
     for (;;) {
         ptrdiff_t off = 0;
@@ -165,8 +198,10 @@ static int tile_execute(nn_op_call *c)
             if (++idx[k] < reps[k])
                 break;
             idx[k] = 0;
-            if (k == 0)
+            if (k == 0) {
+                nn_rank_buf_free(&buf);
                 return NN_OK;
+            }
         }
     }
 }
@@ -187,11 +222,12 @@ static int shuffle_validate(const nn_op_call *c)
         !shp_rank_in(c->in[0], 1, 4) || nn_check_type(c->in[1], ANEURALNETWORKS_INT32) ||
         nn_check_type(c->in[2], ANEURALNETWORKS_INT32) || shp_check_same_q(c->in[0], c->out[0]))
         return NN_BAD;
-    uint32_t a;
-    if (c->in[1]->data && nn_scalar_i32(c->in[1]) <= 0)
+    /* Android's CHANNEL_SHUFFLE checks groups and axis when it prepares. */
+    if (c->in[1]->data &&
+        nn_check_value(c, nn_scalar_i32(c->in[1]) > 0, "input 1 (groups) %d is not positive",
+                       nn_scalar_i32(c->in[1])))
         return NN_BAD;
-    if (c->in[0]->rank > 0 && c->in[2]->data &&
-        !shp_axis(nn_scalar_i32(c->in[2]), c->in[0]->rank, &a))
+    if (shp_check_axis_value(c, 2, c->in[0]->rank))
         return NN_BAD;
     return shp_validate_shapes(c, shuffle_prepare);
 }
@@ -214,8 +250,7 @@ static int shuffle_prepare(nn_op_call *c)
         return NN_OK;
     if (shuffle_params(c, &g, &a))
         return NN_BAD;
-    nn_tensor_copy_shape(c->out[0], c->in[0]);
-    return NN_OK;
+    return nn_tensor_copy_shape(c->out[0], c->in[0]);
 }
 
 static int shuffle_execute(nn_op_call *c)
@@ -254,7 +289,8 @@ static int slice_validate(const nn_op_call *c)
     return shp_validate_shapes(c, slice_prepare);
 }
 
-/* begin and output dims of a slice; *known false while begin/size are unknown. */
+/* begin and output dims of a slice (rank entries each); *known false while
+ * begin/size are unknown. */
 static int slice_params(const nn_op_call *c, uint32_t *begin, uint32_t *dims, bool *known)
 {
     const nn_tensor *in = c->in[0], *b = c->in[1], *s = c->in[2];
@@ -277,31 +313,53 @@ static int slice_params(const nn_op_call *c, uint32_t *begin, uint32_t *dims, bo
     return NN_OK;
 }
 
+/* Room for slice_params' begin and dims and two stride arrays. */
+static int slice_buf(nn_rank_buf *buf, uint32_t rank)
+{
+    return nn_rank_buf_get(buf, (size_t)rank * (2 * sizeof(ptrdiff_t) + 2 * sizeof(uint32_t)));
+}
+
 static int slice_prepare(nn_op_call *c)
 {
-    uint32_t begin[NN_MAX_RANK], dims[NN_MAX_RANK];
-    bool known;
-    int err = slice_params(c, begin, dims, &known);
-    if (err || !known)
-        return err;
-    return shp_set_shape(c->out[0], c->in[0]->rank, dims);
+    uint32_t rank = c->in[0]->rank;
+    nn_rank_buf buf;
+    int err = slice_buf(&buf, rank);
+    bool known = false;
+    if (err == NN_OK) {
+        uint32_t *begin = buf.p, *dims = begin + rank;
+        err = slice_params(c, begin, dims, &known);
+        if (err == NN_OK && known)
+            err = shp_set_shape(c->out[0], rank, dims);
+    }
+    nn_rank_buf_free(&buf);
+    return err;
 }
 
 static int slice_execute(nn_op_call *c)
 {
-    uint32_t begin[NN_MAX_RANK], dims[NN_MAX_RANK];
-    bool known;
-    if (slice_params(c, begin, dims, &known) || !known)
-        return ANEURALNETWORKS_OP_FAILED;
     const nn_tensor *in = c->in[0];
-    ptrdiff_t is[NN_MAX_RANK], os[NN_MAX_RANK], off = 0;
-    nn_row_major_strides(in->dims, in->rank, is);
-    nn_row_major_strides(dims, in->rank, os);
-    for (uint32_t i = 0; i < in->rank; i++)
+    uint32_t rank = in->rank;
+    nn_rank_buf buf;
+    int err = slice_buf(&buf, rank);
+    if (err != NN_OK) {
+        nn_rank_buf_free(&buf);
+        return err;
+    }
+    ptrdiff_t *is = buf.p, *os = is + rank, off = 0;
+    uint32_t *begin = (uint32_t *)(os + rank), *dims = begin + rank;
+    bool known;
+    if (slice_params(c, begin, dims, &known) || !known) {
+        nn_rank_buf_free(&buf);
+        return ANEURALNETWORKS_OP_FAILED;
+    }
+    nn_row_major_strides(in->dims, rank, is);
+    nn_row_major_strides(dims, rank, os);
+    for (uint32_t i = 0; i < rank; i++)
         off += (ptrdiff_t)begin[i] * is[i];
     size_t elem = nn_type_size(in->type);
     nn_copy_strided(c->out[0]->data, os, (const char *)in->data + off * (ptrdiff_t)elem, is, dims,
-                    in->rank, elem);
+                    rank, elem);
+    nn_rank_buf_free(&buf);
     return NN_OK;
 }
 
@@ -337,11 +395,15 @@ static int32_t sslice_clamp(int32_t i, int32_t dim, bool forward)
     return (int32_t)(v < -1 ? -1 : (v > dim - 1 ? dim - 1 : v));
 }
 
+/* STRIDED_SLICE takes rank 1 to 4 (validate checks declared ranks; an
+ * input of unspecified rank is checked when its shape comes). */
+#define SSLICE_MAX_RANK 4
+
 typedef struct sslice {
-    int32_t begin[NN_MAX_RANK];
-    int32_t step[NN_MAX_RANK];
-    uint32_t dims[NN_MAX_RANK];  /* per input dim, shrunk dims included */
-    uint32_t out_dims[NN_MAX_RANK];
+    int32_t begin[SSLICE_MAX_RANK];
+    int32_t step[SSLICE_MAX_RANK];
+    uint32_t dims[SSLICE_MAX_RANK];  /* per input dim, shrunk dims included */
+    uint32_t out_dims[SSLICE_MAX_RANK];
     uint32_t out_rank;
 } sslice;
 
@@ -353,6 +415,8 @@ static int sslice_params(const nn_op_call *c, sslice *p, bool *known)
     if (!*known)
         return NN_OK;
     uint32_t rank = in->rank;
+    if (rank < 1 || rank > SSLICE_MAX_RANK)
+        return nn_invalid("input 0 of rank %u, expected 1 to %d", rank, SSLICE_MAX_RANK);
     if (nn_tensor_count(b) != rank || nn_tensor_count(e) != rank || nn_tensor_count(s) != rank)
         return NN_BAD;
     int32_t bmask = nn_scalar_i32(c->in[4]), emask = nn_scalar_i32(c->in[5]);
@@ -403,7 +467,7 @@ static int sslice_execute(nn_op_call *c)
         return ANEURALNETWORKS_OP_FAILED;
     const nn_tensor *in = c->in[0];
     uint32_t rank = in->rank;
-    ptrdiff_t is[NN_MAX_RANK], ss[NN_MAX_RANK], os[NN_MAX_RANK], off = 0;
+    ptrdiff_t is[SSLICE_MAX_RANK], ss[SSLICE_MAX_RANK], os[SSLICE_MAX_RANK], off = 0;
     nn_row_major_strides(in->dims, rank, is);
     nn_row_major_strides(p.dims, rank, os);
     for (uint32_t i = 0; i < rank; i++) {
@@ -429,25 +493,26 @@ const nn_op_def nn_op_STRIDED_SLICE = {
 static int concat_validate(const nn_op_call *c)
 {
     if (c->n_in < 2 || c->n_out != 1)
-        return NN_BAD;
+        return nn_invalid("%u inputs and %u outputs, expected at least 2 inputs and 1 output",
+                          c->n_in, c->n_out);
     uint32_t n = c->n_in - 1;
     const nn_tensor *in0 = c->in[0], *out = c->out[0], *axis = c->in[n];
-    if (shp_check_type(c, in0->type, CONCAT_TYPES) || out->type != in0->type ||
+    if (shp_check_type(c, in0->type, CONCAT_TYPES) || nn_expect_type(c, true, 0, in0->type) ||
         nn_check_type(axis, ANEURALNETWORKS_INT32) || nn_check_quant(out))
         return NN_BAD;
     for (uint32_t i = 0; i < n; i++) {
         const nn_tensor *t = c->in[i];
-        if (t->type != in0->type || !shp_rank_in(t, 1, 4) || nn_check_quant(t))
+        if (nn_expect_type(c, false, i, in0->type) || !shp_rank_in(t, 1, 4) || nn_check_quant(t))
             return NN_BAD;
         if (t->rank && in0->rank && t->rank != in0->rank)
-            return NN_BAD;
+            return nn_invalid("input %u of rank %u, input 0 has rank %u", i, t->rank, in0->rank);
         /* Quant8 inputs were requantized only from FL3 on. */
         if (t->type == T_QA8 && c->feature_level < FL3 &&
             (t->scale != out->scale || t->zero_point != out->zero_point))
-            return NN_BAD;
+            return nn_invalid("input %u quantization differs from the output's before feature "
+                              "level 3", i);
     }
-    uint32_t a;
-    if (in0->rank && axis->data && !shp_axis(nn_scalar_i32(axis), in0->rank, &a))
+    if (shp_check_axis_value(c, n, in0->rank))
         return NN_BAD;
     return shp_validate_shapes(c, concat_prepare);
 }
@@ -460,12 +525,10 @@ static int concat_prepare(nn_op_call *c)
         return NN_OK;
     if (!shp_axis(nn_scalar_i32(c->in[n]), in0->rank, &a))
         return NN_BAD;
-    uint32_t dims[NN_MAX_RANK];
-    memcpy(dims, in0->dims, sizeof dims);
     uint64_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
         const nn_tensor *t = c->in[i];
-        if (t->rank != in0->rank)
+        if (t->rank != in0->rank || shp_check_rank_at_prepare(t, 4))
             return NN_BAD;
         for (uint32_t d = 0; d < t->rank; d++)
             if (d != a && t->dims[d] != in0->dims[d])
@@ -474,8 +537,12 @@ static int concat_prepare(nn_op_call *c)
     }
     if (total > UINT32_MAX)
         return NN_BAD;
-    dims[a] = (uint32_t)total;
-    return shp_set_shape(c->out[0], in0->rank, dims);
+    nn_tensor *out = c->out[0];
+    int rc = nn_tensor_copy_shape(out, in0);
+    if (rc != NN_OK)
+        return rc;
+    out->dims[a] = (uint32_t)total;
+    return shp_check_elements(out);
 }
 
 /* Copies rows of len elements, requantizing from in's parameters to out's. */
@@ -550,10 +617,14 @@ static int split_validate(const nn_op_call *c)
     for (uint32_t i = 0; i < c->n_out; i++)
         if (shp_check_same_q(c->in[0], c->out[i]))
             return NN_BAD;
-    if (c->in[2]->data && nn_scalar_i32(c->in[2]) != (int32_t)c->n_out)
+    /* Android's CPU executor checks the split count and the axis when it
+     * runs SPLIT. */
+    if (c->in[2]->data &&
+        nn_check_value(c, nn_scalar_i32(c->in[2]) == (int32_t)c->n_out,
+                       "input 2 (num_splits) %d for %u outputs", nn_scalar_i32(c->in[2]),
+                       c->n_out))
         return NN_BAD;
-    uint32_t a;
-    if (c->in[0]->rank && c->in[1]->data && !shp_axis(nn_scalar_i32(c->in[1]), c->in[0]->rank, &a))
+    if (shp_check_axis_value(c, 1, c->in[0]->rank))
         return NN_BAD;
     return shp_validate_shapes(c, split_prepare);
 }
@@ -568,13 +639,11 @@ static int split_prepare(nn_op_call *c)
     if (!shp_axis(nn_scalar_i32(c->in[1]), in->rank, &a) || parts != (int32_t)c->n_out ||
         in->dims[a] % c->n_out != 0)
         return NN_BAD;
-    uint32_t dims[NN_MAX_RANK];
-    memcpy(dims, in->dims, sizeof dims);
-    dims[a] /= c->n_out;
     for (uint32_t i = 0; i < c->n_out; i++) {
-        int err = shp_set_shape(c->out[i], in->rank, dims);
+        int err = nn_tensor_copy_shape(c->out[i], in);
         if (err)
             return err;
+        c->out[i]->dims[a] /= c->n_out;
     }
     return NN_OK;
 }

@@ -107,7 +107,7 @@ static int pad_validate(const nn_op_call *c)
         int32_t vt = in->type == T_F32   ? ANEURALNETWORKS_FLOAT32
                      : in->type == T_F16 ? ANEURALNETWORKS_FLOAT16
                                          : ANEURALNETWORKS_INT32;
-        if (c->in[2]->type != vt)
+        if (nn_expect_type(c, false, 2, vt))
             return NN_BAD;
     }
     return shp_validate_shapes(c, pad_prepare);
@@ -116,19 +116,25 @@ static int pad_validate(const nn_op_call *c)
 static int pad_prepare(nn_op_call *c)
 {
     const nn_tensor *in = c->in[0], *p = c->in[1];
+    if (shp_check_rank_at_prepare(in, 4))
+        return NN_BAD;
     if (!shp_i32_ready(p))
         return NN_OK;
     if (nn_tensor_count(p) != 2 * (size_t)in->rank)
         return NN_BAD;
-    uint32_t dims[NN_MAX_RANK];
     for (uint32_t i = 0; i < in->rank; i++) {
         int32_t lo = shp_i32(p, 2 * i), hi = shp_i32(p, 2 * i + 1);
         uint64_t d = (uint64_t)in->dims[i] + (uint64_t)(lo < 0 ? 0 : lo) + (uint64_t)(hi < 0 ? 0 : hi);
         if (lo < 0 || hi < 0 || d > UINT32_MAX)
             return shp_value_error(p);
-        dims[i] = (uint32_t)d;
     }
-    return shp_set_shape(c->out[0], in->rank, dims);
+    nn_tensor *out = c->out[0];
+    int rc = nn_tensor_set_rank(out, in->rank);
+    if (rc != NN_OK)
+        return rc;
+    for (uint32_t i = 0; i < in->rank; i++)
+        out->dims[i] = in->dims[i] + (uint32_t)shp_i32(p, 2 * i) + (uint32_t)shp_i32(p, 2 * i + 1);
+    return shp_check_elements(out);
 }
 
 static int pad_execute(nn_op_call *c)
@@ -152,13 +158,18 @@ static int pad_execute(nn_op_call *c)
     nn_fill_elems(out->data, nn_tensor_count(out), value, elem);
     if (nn_tensor_count(in) == 0)
         return NN_OK;
-    ptrdiff_t is[NN_MAX_RANK], os[NN_MAX_RANK], off = 0;
-    nn_row_major_strides(in->dims, in->rank, is);
-    nn_row_major_strides(out->dims, out->rank, os);
-    for (uint32_t i = 0; i < in->rank; i++)
-        off += (ptrdiff_t)shp_i32(p, 2 * i) * os[i];
-    nn_copy_strided(at(out, off), os, in->data, is, in->dims, in->rank, elem);
-    return NN_OK;
+    nn_rank_buf buf;
+    int rc = nn_rank_buf_get(&buf, 2 * sizeof(ptrdiff_t) * in->rank);
+    if (rc == NN_OK) {
+        ptrdiff_t *is = buf.p, *os = is + in->rank, off = 0;
+        nn_row_major_strides(in->dims, in->rank, is);
+        nn_row_major_strides(out->dims, out->rank, os);
+        for (uint32_t i = 0; i < in->rank; i++)
+            off += (ptrdiff_t)shp_i32(p, 2 * i) * os[i];
+        nn_copy_strided(at(out, off), os, in->data, is, in->dims, in->rank, elem);
+    }
+    nn_rank_buf_free(&buf);
+    return rc;
 }
 
 const nn_op_def nn_op_PAD = {
@@ -195,7 +206,10 @@ static int d2s_validate(const nn_op_call *c)
 {
     if (layout_validate(c, 2, FL1_TYPES) || nn_check_type(c->in[1], ANEURALNETWORKS_INT32))
         return NN_BAD;
-    if (c->in[1]->data && nn_scalar_i32(c->in[1]) < 1)
+    /* Android checks the block size when it prepares the operation. */
+    if (c->in[1]->data &&
+        nn_check_value(c, nn_scalar_i32(c->in[1]) >= 1, "input 1 (block size) %d is below 1",
+                       nn_scalar_i32(c->in[1])))
         return NN_BAD;
     return shp_validate_shapes(c, d2s_prepare);
 }
@@ -274,12 +288,16 @@ const nn_op_def nn_op_SPACE_TO_DEPTH = {
 
 /* ---- SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND ---- */
 
-static int block_check(const nn_tensor *b)
+static int block_check(const nn_op_call *c, const nn_tensor *b)
 {
     if (nn_check_type(b, T_I32) || !shp_rank_in(b, 1, 1) ||
         (b->rank == 1 && b->dims[0] && b->dims[0] != 2))
         return NN_BAD;
-    if (shp_i32_ready(b) && nn_tensor_count(b) == 2 && (shp_i32(b, 0) < 1 || shp_i32(b, 1) < 1))
+    /* Block sizes are values: Android checks them when it prepares. */
+    if (shp_i32_ready(b) && nn_tensor_count(b) == 2 &&
+        nn_check_value(c, shp_i32(b, 0) >= 1 && shp_i32(b, 1) >= 1,
+                       "input 1 (block sizes) %d, %d: each must be at least 1", shp_i32(b, 0),
+                       shp_i32(b, 1)))
         return NN_BAD;
     return NN_OK;
 }
@@ -287,7 +305,7 @@ static int block_check(const nn_tensor *b)
 static int s2b_validate(const nn_op_call *c)
 {
     bool s2b = c->op_type == ANEURALNETWORKS_SPACE_TO_BATCH_ND;
-    if (layout_validate(c, s2b ? 3 : 2, FL2_TYPES) || block_check(c->in[1]))
+    if (layout_validate(c, s2b ? 3 : 2, FL2_TYPES) || block_check(c, c->in[1]))
         return NN_BAD;
     if (s2b) {
         const nn_tensor *p = c->in[2];

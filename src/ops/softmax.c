@@ -16,19 +16,21 @@ static int softmax_validate_kind(const nn_op_call *c, bool log)
     int32_t t = in->type;
     bool ok = t == ANEURALNETWORKS_TENSOR_FLOAT32 || t == ANEURALNETWORKS_TENSOR_FLOAT16 ||
               (!log && nn_type_is_quant8(t));
-    if (!ok || !nn_conv_type_level_ok(c, t) || out->type != t || nn_check_quant(in))
+    if (!ok)
+        return nn_invalid("the operation does not take %s", nn_type_name(t));
+    if (!nn_conv_type_level_ok(c, t) || nn_expect_type(c, true, 0, t) || nn_check_quant(in))
         return ANEURALNETWORKS_BAD_DATA;
     int32_t bt = t == ANEURALNETWORKS_TENSOR_FLOAT16 ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32;
-    if (beta->type != bt)
+    if (nn_expect_type(c, false, 1, bt))
         return ANEURALNETWORKS_BAD_DATA;
     if (beta->data && !(nn_scalar_f32(beta) > 0.0f))
-        return ANEURALNETWORKS_BAD_DATA;
-    if (nn_check_rank(in, 1, log ? NN_MAX_RANK : 4))
+        return nn_invalid("input 1 (beta) %g is not positive", (double)nn_scalar_f32(beta));
+    if (nn_check_rank(in, 1, log ? NN_ANY_RANK : 4))
         return ANEURALNETWORKS_BAD_DATA;
     int32_t fl = c->feature_level;
     if (!log && fl > 0 && fl < ANEURALNETWORKS_FEATURE_LEVEL_3 &&
         ((in->rank != 0 && in->rank != 2 && in->rank != 4) || c->n_in > 2))
-        return ANEURALNETWORKS_BAD_DATA;
+        return nn_invalid("rank %u or an axis input needs feature level 3", in->rank);
     if (nn_type_is_quant8(t)) {
         int32_t zp = t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ? 0 : -128;
         if (nn_check_value(c, fabsf(out->scale - 1.0f / 256.0f) <= 1e-9f && out->zero_point == zp,
@@ -51,9 +53,8 @@ static int prepare_softmax(nn_op_call *c)
     int err = nn_read_axis(c, 2, c->in[0]->rank, &axis, &known);
     if (err)
         return err;
-    nn_tensor_copy_shape(c->out[0], c->in[0]);
     c->scratch_bytes = 0;
-    return ANEURALNETWORKS_NO_ERROR;
+    return nn_tensor_copy_shape(c->out[0], c->in[0]);
 }
 
 typedef struct sm_job {
