@@ -1,29 +1,53 @@
 /*
- * The CPU's int8 multiply-add peak, the yardstick of the quantized GEMM:
- * one core runs long chains of independent dot-product instructions
- * (12 accumulators, more than latency x throughput) and the rate is printed
- * in GMAC/s and GOP/s (2 ops per multiply-add).
- *   x86-64:
- *     AVX-512 VNNI: vpdpbusd zmm, 64 uint8 x int8 multiply-adds each.
- *     AVX2: vpmaddwd ymm + vpaddd, 16 int16 multiply-adds each (the form the
- *           AVX2 GEMM uses: bytes widened to int16, which cannot saturate).
- *   aarch64 (the instructions of the neondot and neon int8 kernels):
- *     SDOT: sdot v.4s, 16 int8 x int8 multiply-adds each (Armv8.2 DotProd).
+ * The CPU's multiply-add peak of one core, the yardstick of the quantized
+ * GEMM, printed in GMAC/s and GOP/s (2 ops per multiply-add).
+ *   x86-64 (bench/peak.h has the method): int8 (VNNI and AVX2) and, for the
+ *     float kernels, FMA.
+ *   aarch64: the instructions of the neondot and neon int8 kernels, in
+ *     chains of 12 independent accumulators timed in the thread's CPU time:
+ *     SDOT: sdot v.4s, 16 int8 x int8 multiply-adds each (Armv8.2 DotProd);
  *     SMLAL: smlal v.4s by element, 4 int16 multiply-adds each.
  * Usage: bench_int8_peak [seconds per case]
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #if defined(__x86_64__)
-#include <immintrin.h>
+#include "peak.h"
+
+static void run(const char *name, bool supported, peak_loop_fn fn, double macs, double seconds)
+{
+    if (!supported) {
+        printf("%-28s not supported by this CPU\n", name);
+        return;
+    }
+    double sink = 0.0;
+    double gops = peak_rate(fn, macs, seconds, &sink);
+    printf("%-28s %8.1f GMAC/s %8.1f GOP/s  (checksum %g)\n", name, gops / 2.0, gops, sink);
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = argc > 1 ? atof(argv[1]) : 0.5;
+    __builtin_cpu_init();
+    run("int8 AVX-512 VNNI vpdpbusd", __builtin_cpu_supports("avx512vnni"),
+        peak_vnni_loop, 64.0, seconds);
+    run("int8 AVX2 vpmaddwd+vpaddd", __builtin_cpu_supports("avx2"), peak_madd_loop,
+        16.0, seconds);
+    run("f32 AVX-512 vfmadd231ps zmm", __builtin_cpu_supports("avx512f"),
+        peak_fma512_loop, 16.0, seconds);
+    run("f32 AVX2 vfmadd231ps ymm", __builtin_cpu_supports("fma"), peak_fma256_loop,
+        8.0, seconds);
+    return 0;
+}
+
 #elif defined(__aarch64__)
 #include <arm_neon.h>
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
-#endif
+#include <time.h>
 
 /* The thread's CPU time: other processes' time slices do not count. */
 static double now(void)
@@ -39,49 +63,6 @@ static double now(void)
 /* Named accumulators, so that they stay in registers at any optimisation level. */
 #define ACC_LIST(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
 
-#if defined(__x86_64__)
-__attribute__((target("avx512f,avx512vnni"))) static int32_t vnni_loop(long iters, int32_t seed)
-{
-    __m512i a = _mm512_set1_epi32(seed), b = _mm512_set1_epi32(seed * 3 + 1);
-#define DECL(i) __m512i acc##i = _mm512_set1_epi32(i);
-    ACC_LIST(DECL)
-#undef DECL
-    for (long it = 0; it < iters; it++) {
-        for (int r = 0; r < INNER; r++) {
-#define STEP(i) acc##i = _mm512_dpbusd_epi32(acc##i, a, b);
-            ACC_LIST(STEP)
-#undef STEP
-        }
-        __asm__ volatile("" : "+v"(a));
-    }
-    __m512i s = _mm512_setzero_si512();
-#define SUM(i) s = _mm512_add_epi32(s, acc##i);
-    ACC_LIST(SUM)
-#undef SUM
-    return _mm512_reduce_add_epi32(s);
-}
-
-__attribute__((target("avx2"))) static int32_t avx2_loop(long iters, int32_t seed)
-{
-    __m256i a = _mm256_set1_epi32(seed), b = _mm256_set1_epi32(seed * 3 + 1);
-#define DECL(i) __m256i acc##i = _mm256_set1_epi32(i);
-    ACC_LIST(DECL)
-#undef DECL
-    for (long it = 0; it < iters; it++) {
-        for (int r = 0; r < INNER; r++) {
-#define STEP(i) acc##i = _mm256_add_epi32(acc##i, _mm256_madd_epi16(a, b));
-            ACC_LIST(STEP)
-#undef STEP
-        }
-        __asm__ volatile("" : "+x"(a));
-    }
-    __m256i s = _mm256_setzero_si256();
-#define SUM(i) s = _mm256_add_epi32(s, acc##i);
-    ACC_LIST(SUM)
-#undef SUM
-    return _mm256_extract_epi32(s, 0);
-}
-#elif defined(__aarch64__)
 /* In int8_peak_sdot.c, which is compiled for Armv8.2 DotProd. */
 int32_t nn_bench_sdot_loop(long iters, int32_t seed, int accs, int inner);
 
@@ -111,7 +92,6 @@ static int32_t smlal_loop(long iters, int32_t seed)
 #undef SUM
     return vaddvq_s32(s);
 }
-#endif
 
 typedef int32_t (*loop_fn)(long, int32_t);
 
@@ -137,26 +117,18 @@ static void run(const char *name, loop_fn fn, double macs_per_insn, double secon
 int main(int argc, char **argv)
 {
     double seconds = argc > 1 ? atof(argv[1]) : 0.5;
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512vnni"))
-        run("AVX-512 VNNI vpdpbusd zmm", vnni_loop, 64.0, seconds);
-    else
-        printf("AVX-512 VNNI: not supported by this CPU\n");
-    if (__builtin_cpu_supports("avx2"))
-        run("AVX2 vpmaddwd+vpaddd ymm", avx2_loop, 16.0, seconds);
-    else
-        printf("AVX2: not supported by this CPU\n");
-#elif defined(__aarch64__)
     if (getauxval(AT_HWCAP) & HWCAP_ASIMDDP)
-        run("NEON sdot v.4s (DotProd)", sdot_loop, 16.0, seconds);
+        run("int8 NEON sdot v.4s", sdot_loop, 16.0, seconds);
     else
-        printf("SDOT: not supported by this CPU (no ASIMDDP)\n");
-    run("NEON smlal v.4s by element", smlal_loop, 4.0, seconds);
-#else
-    (void)seconds;
-    (void)run;
-    printf("no int8 vector instructions measured on this architecture\n");
-#endif
+        printf("%-28s not supported by this CPU (no ASIMDDP)\n", "int8 NEON sdot v.4s");
+    run("int8 NEON smlal v.4s (lane)", smlal_loop, 4.0, seconds);
     return 0;
 }
+
+#else
+int main(void)
+{
+    printf("no multiply-add peak measured on this architecture\n");
+    return 0;
+}
+#endif

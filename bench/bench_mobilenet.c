@@ -13,7 +13,10 @@
  * count runs in a child process started with it. --layers times every
  * convolution of the selected models as its own one-operation model instead.
  * --cpu-time (with --threads 1) times the thread's CPU time instead of wall
- * time, for machines shared with other work.
+ * time, for machines shared with other work. Every line also gives the
+ * share of the machine's peak (%peak): the int8 or float multiply-add peak
+ * of one core at the ISA in use, measured first as bench/peak.h describes,
+ * times the number of threads.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -27,6 +30,10 @@
 
 #include "android/NeuralNetworks.h"
 #include "kernels/isa.h"
+
+#if defined(__x86_64__)
+#include "peak.h"
+#endif
 
 #ifdef NN_BENCH_XNNPACK
 #include <pthreadpool.h>
@@ -592,7 +599,14 @@ typedef struct {
     int runs, threads;
     bool layers, cpu_time;
     const char *only;
+    double peak[2]; /* one core's int8 and f32 GOP/s at the ISA in use; NaN: unknown */
 } options;
+
+/* Percentage of the threads' peak for dtype d (int8 peak for uint8 too). */
+static double pct_peak(const options *o, dtype d, double gops)
+{
+    return 100.0 * gops / (o->peak[d == D_F32 ? 1 : 0] * o->threads);
+}
 
 static size_t tensor_bytes(const tensor_desc *t, dtype d)
 {
@@ -698,9 +712,10 @@ static void run_child(const options *o)
             if (!o->layers) {
                 double ours, theirs, best[2];
                 time_range(g, 0, g->n_nodes, (dtype)d, w, o, &ours, &theirs, best, pool);
-                printf("%-4s %-6s %7d %9.2f %9.2f %7.2f %7.1f   %8.2f %8.2f %6.2f\n", g->name,
-                       dtype_names[d], o->threads, ours, theirs, ours / theirs,
-                       2.0 * total_macs / (ours * 1e-3) * 1e-9, best[0], best[1], best[0] / best[1]);
+                double gops = 2.0 * total_macs / (ours * 1e-3) * 1e-9;
+                printf("%-4s %-6s %7d %9.2f %9.2f %7.2f %7.1f %6.1f   %8.2f %8.2f %6.2f\n", g->name,
+                       dtype_names[d], o->threads, ours, theirs, ours / theirs, gops,
+                       pct_peak(o, (dtype)d, gops), best[0], best[1], best[0] / best[1]);
             } else {
                 double sum[2][2] = {{0}}, macs[2] = {0};
                 for (int i = 0; i < g->n_nodes; i++) {
@@ -716,16 +731,19 @@ static void run_child(const options *o)
                         sum[cls][1] += theirs;
                         macs[cls] += mac;
                     }
-                    printf("%-4s %-6s %2d  %-4s k%u s%u %3ux%-3u %4u->%-4u %8.3f %8.3f %6.2f %7.1f\n",
+                    double gops = 2.0 * mac / (ours * 1e-3) * 1e-9;
+                    printf("%-4s %-6s %2d  %-4s k%u s%u %3ux%-3u %4u->%-4u %8.3f %8.3f %6.2f %7.1f %6.1f\n",
                            g->name, dtype_names[d], o->threads, n->kind == N_DW ? "dw" : "conv", n->k,
-                           n->stride, x->h, x->w, x->c, n->cout, ours, theirs, ours / theirs,
-                           2.0 * mac / (ours * 1e-3) * 1e-9);
+                           n->stride, x->h, x->w, x->c, n->cout, ours, theirs, ours / theirs, gops,
+                           pct_peak(o, (dtype)d, gops));
                 }
-                for (int cls = 0; cls < 2; cls++)
-                    printf("%-4s %-6s %2d  total %-13s %8.3f %8.3f %6.2f %7.1f\n", g->name,
-                           dtype_names[d], o->threads, cls ? "depthwise" : "1x1 conv", sum[cls][0],
-                           sum[cls][1], sum[cls][0] / sum[cls][1],
-                           2.0 * macs[cls] / (sum[cls][0] * 1e-3) * 1e-9);
+                for (int cls = 0; cls < 2; cls++) {
+                    double gops = 2.0 * macs[cls] / (sum[cls][0] * 1e-3) * 1e-9;
+                    printf("%-4s %-6s %2d  total %-13s         %8.3f %8.3f %6.2f %7.1f %6.1f\n",
+                           g->name, dtype_names[d], o->threads, cls ? "depthwise" : "1x1 conv",
+                           sum[cls][0], sum[cls][1], sum[cls][0] / sum[cls][1], gops,
+                           pct_peak(o, (dtype)d, gops));
+                }
             }
             fflush(stdout);
             for (int i = 0; i < g->n_nodes; i++)
@@ -741,7 +759,32 @@ static void run_child(const options *o)
 #endif
 }
 
-static void print_header(const char *threads)
+/* One core's int8 and f32 peaks for the kernels of the ISA in use
+ * (bench/peak.h); NaN where unknown (portable C, other architectures). */
+static void measure_peaks(double peak[2], const char *method[2])
+{
+    peak[0] = peak[1] = NAN;
+    method[0] = method[1] = "not measured for this ISA";
+#if defined(__x86_64__)
+    double sink = 0.0;
+    nn_isa isa = nn_isa_current();
+    if (isa == NN_ISA_AVX512) {
+        peak[0] = peak_rate(peak_vnni_loop, 64.0, 0.25, &sink);
+        peak[1] = peak_rate(peak_fma512_loop, 16.0, 0.25, &sink);
+        method[0] = "chains of vpdpbusd zmm, 64 multiply-adds each";
+        method[1] = "chains of vfmadd231ps zmm, 16 multiply-adds each";
+    } else if (isa == NN_ISA_AVX2) {
+        peak[0] = peak_rate(peak_madd_loop, 16.0, 0.25, &sink);
+        peak[1] = peak_rate(peak_fma256_loop, 8.0, 0.25, &sink);
+        method[0] = "chains of vpmaddwd+vpaddd ymm, 16 multiply-adds each";
+        method[1] = "chains of vfmadd231ps ymm, 8 multiply-adds each";
+    }
+    if (sink == 1.0) /* keeps the loops' results alive */
+        printf(" ");
+#endif
+}
+
+static void print_header(const char *threads, const double peak[2], const char *method[2])
 {
     char model[256] = "unknown";
     FILE *f = fopen("/proc/cpuinfo", "r");
@@ -767,13 +810,16 @@ static void print_header(const char *threads)
 #else
     printf("XNNPACK: not found when the benchmark was built; timing ours only\n");
 #endif
+    printf("peak of one core (bench/peak.h, thread CPU time): int8 %.1f GOP/s (%s),\n"
+           "  f32 %.1f GOP/s (%s); %%peak = GOP/s / (threads x that peak), int8's for uint8 too\n",
+           peak[0], method[0], peak[1], method[1]);
     printf("threads: %s; %s in ms: medians (GOP/s from ours), then the fastest runs\n", threads,
            bench_clock == CLOCK_MONOTONIC ? "wall times" : "thread CPU times");
 }
 
 int main(int argc, char **argv)
 {
-    options o = {.runs = 30, .threads = 0};
+    options o = {.runs = 30, .threads = 0, .peak = {NAN, NAN}};
     const char *threads = "1,2";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--runs") && i + 1 < argc)
@@ -788,6 +834,10 @@ int main(int argc, char **argv)
             o.cpu_time = true;
         else if (!strcmp(argv[i], "--child") && i + 1 < argc)
             o.threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--peaks") && i + 2 < argc) {
+            o.peak[0] = atof(argv[++i]);
+            o.peak[1] = atof(argv[++i]);
+        }
         else {
             fprintf(stderr, "usage: %s [--runs N] [--threads T[,T...]] [--only SUBSTRING] [--layers] [--cpu-time]\n",
                     argv[0]);
@@ -808,11 +858,13 @@ int main(int argc, char **argv)
     }
     if (o.cpu_time)
         bench_clock = CLOCK_THREAD_CPUTIME_ID;
-    print_header(threads);
+    const char *method[2];
+    measure_peaks(o.peak, method);
+    print_header(threads, o.peak, method);
     if (o.layers)
-        printf("model dtype  T   layer                          ours   XNNPACK  ratio   GOP/s\n");
+        printf("model dtype  T   layer                          ours   XNNPACK  ratio   GOP/s  %%peak\n");
     else
-        printf("model dtype  threads   ours ms   XNN ms   ratio   GOP/s   best: ours      XNN  ratio\n");
+        printf("model dtype  threads   ours ms   XNN ms   ratio   GOP/s  %%peak   best: ours      XNN  ratio\n");
     fflush(stdout);
     /* One child per thread count: the pool's size is fixed per process. */
     char *list = strdup(threads);
@@ -828,7 +880,10 @@ int main(int argc, char **argv)
             setenv("NNAPI_LINUX_THREADS", tok, 1);
             char runs[16];
             snprintf(runs, sizeof runs, "%d", o.runs);
-            char *args[12];
+            char peaks[2][32];
+            snprintf(peaks[0], sizeof peaks[0], "%.17g", o.peak[0]);
+            snprintf(peaks[1], sizeof peaks[1], "%.17g", o.peak[1]);
+            char *args[16];
             int n = 0;
             args[n++] = argv[0];
             args[n++] = "--child";
@@ -843,6 +898,9 @@ int main(int argc, char **argv)
                 args[n++] = "--layers";
             if (o.cpu_time)
                 args[n++] = "--cpu-time";
+            args[n++] = "--peaks";
+            args[n++] = peaks[0];
+            args[n++] = peaks[1];
             args[n] = NULL;
             execv("/proc/self/exe", args);
             perror("execv");

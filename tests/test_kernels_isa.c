@@ -268,7 +268,9 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
                     for (size_t j = 0; j < NN_GEMM_NR; j++) {
                         col_term[j] = rnd() % 4 ? rnd_range(-(1 << 22), 1 << 22) : rnd_i32();
                         mult[j] = rnd() % 6 ? rnd_range(1 << 30, INT32_MAX) : rnd_range(0, INT32_MAX);
-                        shift[j] = rnd() % 5 ? rnd_range(-22, -6) : rnd_range(-31, 31);
+                        /* The fused kernels' range (gemm_internal.h). */
+                        shift[j] = rnd() % 5 ? rnd_range(-22, -6)
+                                             : rnd_range(-NN_QGEMM_FUSED_MAX_RIGHT, 31);
                     }
                     for (size_t i = 0; i < NN_GEMM_MAX_MR; i++)
                         row_term[i] = rnd_range(-(1 << 22), 1 << 22);

@@ -3,6 +3,7 @@
 #include "kernels/elementwise.h"
 #include "kernels/fp16.h"
 #include "kernels/isa.h"
+#include "kernels/qops.h"
 #include "kernels/quant.h"
 #include "util/threadpool.h"
 
@@ -197,8 +198,7 @@ void nn_ew_requant_q8_table(bool is_signed, float s_in, int32_t z_in, float s_ou
 void nn_ew_lookup8(const uint8_t table[256], const uint8_t *restrict in, uint8_t *restrict out,
                    size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        out[i] = table[in[i]];
+    nn_q8_lookup(table, in, out, n);
 }
 
 #define SELECT_LOOP(T)                                                                         \

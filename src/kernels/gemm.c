@@ -174,6 +174,19 @@ static size_t task_rows(size_t m, size_t n_tasks_cols, size_t mr)
     return mb;
 }
 
+/* The qfused epilogue preparation of isa, NULL when it has none. */
+static nn_qgemm_prepare_fn qprepare_of(const nn_gemm_isa *isa)
+{
+#if defined(NN_KERNELS_X86_64)
+    if (isa == &isa_avx2)
+        return nn_qgemm_prepare_avx2;
+    if (isa == &isa_avx512)
+        return nn_qgemm_prepare_avx512;
+#endif
+    (void)isa;
+    return NULL;
+}
+
 /* ---- float32 ---- */
 
 struct nn_sgemm_packed {
@@ -524,10 +537,13 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
     const bool in_place = k % 4 == 0 || J->a->padded;
     int32_t col_term[NB_PANELS][NR], mult[NB_PANELS][NR], shift[NB_PANELS][NR];
     bool panel_fused[NB_PANELS];
+    _Alignas(64) unsigned char prepared[NB_PANELS][NN_QGEMM_PREPARED_BYTES];
+    const nn_qgemm_prepare_fn qprepare = qprepare_of(J->isa);
     uint32_t apack[KQ / 4 * NN_GEMM_MAX_MR];
     int32_t acc[NB_PANELS][NN_GEMM_MAX_MR * NR];
-    int32_t rowsum[NN_GEMM_MAX_MR], row_term[NN_GEMM_MAX_MR];
-    int64_t rterm[NN_GEMM_MAX_MR];
+    /* Without a B zero point the row terms stay 0. */
+    int32_t rowsum[NN_GEMM_MAX_MR] = {0}, row_term[NN_GEMM_MAX_MR] = {0};
+    int64_t rterm[NN_GEMM_MAX_MR] = {0};
     for (size_t t = begin; t < end; t++) {
         size_t r0 = (t / J->col_tasks) * J->mb;
         size_t r1 = r0 + J->mb < J->m ? r0 + J->mb : J->m;
@@ -535,20 +551,27 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
         size_t p1 = p0 + NB_PANELS < bp->panels ? p0 + NB_PANELS : bp->panels;
         for (size_t pn = p0; pn < p1; pn++) {
             size_t j0 = pn * NR, cols = n - j0 < NR ? n - j0 : NR;
-            bool ok = rq != NULL && k > 0;
+            bool ok = rq != NULL && k > 0 && rq->out_zero >= -256 && rq->out_zero <= 256;
             for (size_t j = 0; ok && j < cols; j++) {
                 size_t ch = rq->per_channel ? j0 + j : 0;
                 int64_t ct = -(int64_t)za * bp->colsum[j0 + j] + (J->bias ? J->bias[j0 + j] : 0);
                 col_term[pn - p0][j] = sat32(ct);
                 mult[pn - p0][j] = rq->mult[ch];
                 shift[pn - p0][j] = rq->shift[ch];
-                ok = ct == col_term[pn - p0][j];
+                ok = ct == col_term[pn - p0][j] && rq->shift[ch] >= -NN_QGEMM_FUSED_MAX_RIGHT;
             }
             panel_fused[pn - p0] = ok;
+            if (ok && qprepare) {
+                nn_qgemm_epilogue e = {.col_term = col_term[pn - p0], .mult = mult[pn - p0],
+                                       .shift = shift[pn - p0], .rounding = rq->rounding,
+                                       .cols = cols, .out_zero = rq->out_zero, .lo = rq->lo,
+                                       .hi = rq->hi, .out_signed = rq->out_signed};
+                qprepare(&e, prepared[pn - p0]);
+            }
         }
         for (size_t i0 = r0; i0 < r1; i0 += mr) {
             size_t rows = r1 - i0 < mr ? r1 - i0 : mr;
-            for (size_t i = 0; i < rows; i++)
+            for (size_t i = 0; zb != 0 && i < rows; i++)
                 rowsum[i] = 0;
             bool rows_fit = true;
             for (size_t k0 = 0; k0 < k; k0 += KQ) {
@@ -564,7 +587,7 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                     arows = (nn_q8_rows){(const uint8_t *)apack, 4, 4 * mr, 0};
                 }
                 bool last = k0 + kc >= k;
-                if (last) {
+                if (last && zb != 0) {
                     for (size_t i = 0; i < rows; i++) {
                         rterm[i] = (int64_t)k * za * zb - (int64_t)zb * rowsum[i];
                         row_term[i] = sat32(rterm[i]);
@@ -582,7 +605,8 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                                                .row_term = zb ? row_term : NULL,
                                                .cols = n - j0 < NR ? n - j0 : NR,
                                                .out_zero = rq->out_zero, .lo = rq->lo, .hi = rq->hi,
-                                               .out_signed = rq->out_signed};
+                                               .out_signed = rq->out_signed,
+                                               .prepared = qprepare ? prepared[pn - p0] : NULL};
                         J->isa->qfused(rows, kq, &arows, b, single ? NULL : acc[pn - p0], &e,
                                        (uint8_t *)J->c + (i0 * J->ldc + j0), J->ldc);
                     } else {

@@ -73,7 +73,29 @@ qsums(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b,
             acc[i][q] = _mm256_setzero_si256();
     const __m256i *bw = (const __m256i *)(const void *)b;
     const uint8_t *ag = a->base;
-    for (size_t g = 0; g < kq; g++, bw += 4, ag += a->group) {
+    size_t g = 0;
+    if (a->group == 4) {
+        /* Rows in place: two groups' words are 8 bytes in a row, widened
+         * at once and broadcast half by half. */
+        const uint64_t flip2 = (uint64_t)a->flip * 0x100000001ull;
+        for (; g + 2 <= kq; g += 2, bw += 8, ag += 8) {
+#pragma GCC unroll 4
+            for (size_t i = 0; i < MR; i++) {
+                uint64_t w;
+                memcpy(&w, ag + i * a->row, 8);
+                __m128i a16 = _mm_cvtepu8_epi16(_mm_cvtsi64_si128((long long)(w ^ flip2)));
+                __m256i av0 = _mm256_broadcastq_epi64(a16);
+                __m256i av1 = _mm256_permute4x64_epi64(_mm256_castsi128_si256(a16), 0x55);
+#pragma GCC unroll 4
+                for (int q = 0; q < 4; q++)
+                    acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av0, _mm256_load_si256(bw + q)));
+#pragma GCC unroll 4
+                for (int q = 0; q < 4; q++)
+                    acc[i][q] = _mm256_add_epi32(acc[i][q], _mm256_madd_epi16(av1, _mm256_load_si256(bw + 4 + q)));
+            }
+        }
+    }
+    for (; g < kq; g++, bw += 4, ag += a->group) {
 #pragma GCC unroll 4
         for (size_t i = 0; i < MR; i++) {
             uint32_t w;
@@ -110,38 +132,66 @@ qkern(const size_t MR, size_t kq, const nn_q8_rows *a, const int32_t *b, int32_t
     }
 }
 
+/* The per-panel constants of the output stage (e->prepared), two halves
+ * of 8 columns. */
+typedef struct fused_consts {
+    nn_rq_avx2 rq[2]; /* the output zero point folded in */
+    __m256i col[2], lo, hi;
+    bool left;        /* some lane shifts left */
+} fused_consts;
+
+_Static_assert(sizeof(fused_consts) <= NN_QGEMM_PREPARED_BYTES, "prepared epilogue too large");
+
+static void prepare(const nn_qgemm_epilogue *e, fused_consts *f)
+{
+    /* Columns past e->cols hold zeros in the packed panel; their parameters
+     * are read from a full copy so that every lane is defined. */
+    int32_t par[3][NN_GEMM_NR] = {{0}};
+    for (size_t j = 0; j < e->cols; j++) {
+        par[0][j] = e->col_term[j];
+        par[1][j] = e->mult[j];
+        par[2][j] = e->shift[j];
+    }
+    for (int h = 0; h < 2; h++) {
+        f->col[h] = _mm256_loadu_si256((const __m256i *)(const void *)(par[0] + 8 * h));
+        f->rq[h] = nn_rq_avx2_init(_mm256_loadu_si256((const __m256i *)(const void *)(par[1] + 8 * h)),
+                                   _mm256_loadu_si256((const __m256i *)(const void *)(par[2] + 8 * h)),
+                                   e->rounding);
+        nn_rq_avx2_fold(&f->rq[h], e->out_zero);
+    }
+    f->left = false;
+    for (size_t j = 0; j < e->cols; j++)
+        f->left = f->left || e->shift[j] > 0;
+    f->lo = _mm256_set1_epi32(e->lo);
+    f->hi = _mm256_set1_epi32(e->hi);
+}
+
+void nn_qgemm_prepare_avx2(const nn_qgemm_epilogue *e, void *prepared)
+{
+    prepare(e, prepared);
+}
+
 static inline __attribute__((always_inline)) void
 qfused(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a, const int32_t *b,
        const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
     __m256i lo[NN_QGEMM_MR_AVX2], hi[NN_QGEMM_MR_AVX2];
     qsums(MR, kq, a, b, lo, hi);
-    /* Columns past e->cols hold zeros in the packed panel; their parameters
-     * are read from a full copy so that every lane is defined. */
-    int32_t par[3][NN_GEMM_NR] = {{0}};
-    const int32_t *pc = e->col_term, *pm = e->mult, *ps = e->shift;
-    if (e->cols < NN_GEMM_NR) {
-        for (size_t j = 0; j < e->cols; j++) {
-            par[0][j] = e->col_term[j];
-            par[1][j] = e->mult[j];
-            par[2][j] = e->shift[j];
-        }
-        pc = par[0], pm = par[1], ps = par[2];
-    }
-    __m256i col[2];
-    nn_rq_avx2 rq[2];
-#pragma GCC unroll 2
-    for (int h = 0; h < 2; h++) {
-        col[h] = _mm256_loadu_si256((const __m256i *)(pc + 8 * h));
-        rq[h] = nn_rq_avx2_init(_mm256_loadu_si256((const __m256i *)(pm + 8 * h)),
-                                _mm256_loadu_si256((const __m256i *)(ps + 8 * h)), ROUNDING);
-    }
-    /* A local copy: the byte stores below could alias e->row_term. */
+    fused_consts local;
+    if (!e->prepared)
+        prepare(e, &local);
+    /* Copies: the byte stores below could alias *e and its arrays. */
+    const fused_consts *fc = e->prepared ? e->prepared : &local;
+    nn_rq_avx2 rq[2] = {fc->rq[0], fc->rq[1]};
+    rq[0].away = rq[1].away = ROUNDING == NN_ROUND_AWAY;
+    const __m256i col[2] = {fc->col[0], fc->col[1]};
     int32_t rows[NN_QGEMM_MR_AVX2] = {0};
     if (e->row_term)
         memcpy(rows, e->row_term, MR * sizeof rows[0]);
-    const __m256i oz = _mm256_set1_epi32(e->out_zero);
-    const __m256i vlo = _mm256_set1_epi32(e->lo), vhi = _mm256_set1_epi32(e->hi);
+    const __m256i vlo = fc->lo, vhi = fc->hi;
+    const bool left = fc->left;
+    const bool full = e->cols == NN_GEMM_NR, out_signed = e->out_signed;
+    const size_t cols = e->cols;
 #pragma GCC unroll 4
     for (size_t i = 0; i < MR; i++) {
         __m256i v[2] = {lo[i], hi[i]};
@@ -153,15 +203,16 @@ qfused(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows 
 #pragma GCC unroll 2
         for (int h = 0; h < 2; h++) {
             __m256i x = _mm256_add_epi32(_mm256_add_epi32(v[h], col[h]), row);
-            v[h] = nn_rq_avx2_output(&rq[h], x, oz, vlo, vhi);
+            v[h] = left ? nn_rq_avx2_output_folded(&rq[h], true, x, vlo, vhi)
+                        : nn_rq_avx2_output_folded(&rq[h], false, x, vlo, vhi);
         }
-        __m128i bytes = nn_pack16_avx2(v[0], v[1], e->out_signed);
-        if (e->cols == NN_GEMM_NR) {
+        __m128i bytes = nn_pack16_avx2(v[0], v[1], out_signed);
+        if (full) {
             _mm_storeu_si128((__m128i *)(c + i * ldc), bytes);
         } else {
             uint8_t tmp[NN_GEMM_NR];
             _mm_storeu_si128((__m128i *)tmp, bytes);
-            for (size_t j = 0; j < e->cols; j++)
+            for (size_t j = 0; j < cols; j++)
                 c[i * ldc + j] = tmp[j];
         }
     }

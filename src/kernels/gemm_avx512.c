@@ -70,6 +70,34 @@ qsums(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const in
     }
 }
 
+/* qsums for a panel of at most 8 valid columns: ymm dot products, which
+ * cost half a zmm one on CPUs that split 512-bit operations in two. */
+static inline __attribute__((always_inline)) void
+qsums_half(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
+           __m512i acc[NN_QGEMM_MR_AVX512])
+{
+    const __m256i flip = _mm256_set1_epi32((int)a->flip);
+    const uint8_t *ag = a->base;
+    const size_t row = a->row;
+    __m256i h[NN_QGEMM_MR_AVX512];
+#pragma GCC unroll 16
+    for (size_t i = 0; i < MR; i++)
+        h[i] = _mm512_castsi512_si256(acc[i]);
+    for (size_t g = 0; g < kq; g++, ag += a->group) {
+        __m256i bv = _mm256_load_si256((const __m256i *)(const void *)(b + g * NN_GEMM_NR));
+#pragma GCC unroll 16
+        for (size_t i = 0; i < MR; i++) {
+            int32_t w;
+            memcpy(&w, ag + i * row, 4);
+            __m256i v = _mm256_set1_epi32(w);
+            h[i] = _mm256_dpbusd_epi32(h[i], FLIP ? _mm256_xor_si256(v, flip) : v, bv);
+        }
+    }
+#pragma GCC unroll 16
+    for (size_t i = 0; i < MR; i++)
+        acc[i] = _mm512_zextsi256_si512(h[i]);
+}
+
 static inline __attribute__((always_inline)) void
 qkern(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
       int32_t *acc_out, bool init)
@@ -97,38 +125,78 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int
         break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
+        CASE(13) CASE(14) CASE(15) CASE(16)
 #undef CASE
     default: break;
     }
 }
 
+/* The per-panel constants of the output stage (e->prepared). */
+typedef struct fused_consts {
+    nn_rq_avx512 rq; /* the output zero point folded in */
+    __m512i col, lo, hi;
+    bool left;       /* some lane shifts left */
+} fused_consts;
+
+_Static_assert(sizeof(fused_consts) <= NN_QGEMM_PREPARED_BYTES, "prepared epilogue too large");
+_Static_assert(NN_QGEMM_FUSED_MAX_RIGHT <= NN_RQ_FOLD_MAX_RIGHT, "the zero point cannot be folded");
+
+static inline __attribute__((always_inline)) void prepare(const nn_qgemm_epilogue *e,
+                                                          fused_consts *f)
+{
+    const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
+    f->rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, e->mult),
+                              _mm512_maskz_loadu_epi32(k, e->shift), e->rounding);
+    nn_rq_avx512_fold(&f->rq, e->out_zero);
+    f->left = _mm512_mask_cmpgt_epi32_mask(k, _mm512_maskz_loadu_epi32(k, e->shift),
+                                           _mm512_setzero_si512()) != 0;
+    f->col = _mm512_maskz_loadu_epi32(k, e->col_term);
+    f->lo = _mm512_set1_epi32(e->lo);
+    f->hi = _mm512_set1_epi32(e->hi);
+}
+
+void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared)
+{
+    prepare(e, prepared);
+}
+
 /* qkern with the output stage applied to the registers: the accumulators
  * never go to memory. */
 static inline __attribute__((always_inline)) void
-qfused(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
-       const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a,
+       const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
 {
     const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
-    /* The column terms start the sums. */
-    const __m512i col = _mm512_maskz_loadu_epi32(k, e->col_term);
+    fused_consts local;
+    if (!e->prepared)
+        prepare(e, &local);
+    /* Register copies: the byte stores below could alias *e and its arrays. */
+    const fused_consts *fc = e->prepared ? e->prepared : &local;
+    nn_rq_avx512 rq = fc->rq;
+    rq.away = ROUNDING == NN_ROUND_AWAY;
+    const __m512i col = fc->col, lo = fc->lo, hi = fc->hi;
+    const bool left = fc->left;
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         acc[i] = acc_in ? _mm512_add_epi32(col, _mm512_loadu_si512(acc_in + i * NN_GEMM_NR)) : col;
-    qsums(MR, FLIP, kq, a, b, acc);
-    /* A local copy: the byte stores below could alias e->row_term. */
+    if (e->cols <= 8)
+        qsums_half(MR, FLIP, kq, a, b, acc);
+    else
+        qsums(MR, FLIP, kq, a, b, acc);
     int32_t rows[NN_QGEMM_MR_AVX512] = {0};
-    if (e->row_term)
+    const bool has_rows = e->row_term != NULL, full = e->cols == NN_GEMM_NR;
+    if (has_rows)
         memcpy(rows, e->row_term, MR * sizeof rows[0]);
-    const nn_rq_avx512 rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, e->mult),
-                                              _mm512_maskz_loadu_epi32(k, e->shift), e->rounding);
-    const __m512i oz = _mm512_set1_epi32(e->out_zero);
-    const __m512i lo = _mm512_set1_epi32(e->lo), hi = _mm512_set1_epi32(e->hi);
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++) {
-        __m512i v = e->row_term ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
-        v = nn_rq_avx512_output(&rq, v, oz, lo, hi);
-        _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
+        __m512i v = has_rows ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
+        v = left ? nn_rq_avx512_output_folded(&rq, true, v, lo, hi)
+                 : nn_rq_avx512_output_folded(&rq, false, v, lo, hi);
+        if (full)
+            _mm_storeu_si128((__m128i *)(void *)(c + i * ldc), _mm512_cvtepi32_epi8(v));
+        else
+            _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
     }
 }
 
@@ -139,13 +207,20 @@ void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int3
     switch (mr) {
 #define CASE(n) \
     case n: \
-        if (a->flip) \
-            qfused(n, true, kq, a, b, acc_in, e, c, ldc); \
-        else \
-            qfused(n, false, kq, a, b, acc_in, e, c, ldc); \
+        if (e->rounding == NN_ROUND_UP) { \
+            if (a->flip) \
+                qfused(n, true, NN_ROUND_UP, kq, a, b, acc_in, e, c, ldc); \
+            else \
+                qfused(n, false, NN_ROUND_UP, kq, a, b, acc_in, e, c, ldc); \
+        } else if (a->flip) { \
+            qfused(n, true, NN_ROUND_AWAY, kq, a, b, acc_in, e, c, ldc); \
+        } else { \
+            qfused(n, false, NN_ROUND_AWAY, kq, a, b, acc_in, e, c, ldc); \
+        } \
         break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
+        CASE(13) CASE(14) CASE(15) CASE(16)
 #undef CASE
     default: break;
     }

@@ -61,13 +61,32 @@ typedef void (*nn_qgemm_kernel_fn)(size_t mr, size_t kq, const nn_q8_rows *a, co
 typedef struct nn_qgemm_epilogue {
     const int32_t *col_term; /* NR: bias[j] - a_zero * colsum[j] */
     const int32_t *mult;     /* NR: Q31 multipliers */
-    const int32_t *shift;    /* NR: exponents, positive = left */
+    const int32_t *shift;    /* NR: exponents in [-NN_QGEMM_FUSED_MAX_RIGHT, 31] */
     nn_rounding rounding;    /* ties: up for CONV_2D / FULLY_CONNECTED */
     const int32_t *row_term; /* mr: k * a_zero * b_zero - b_zero * rowsum[i]; NULL: zeros */
     size_t cols;             /* valid columns of the panel, <= NR */
     int32_t out_zero, lo, hi;
     bool out_signed;         /* int8 output, else uint8 */
+    /* NULL, or what the ISA's qprepare made of this panel's fields above
+     * except row_term (the same for every row tile of a panel, so gemm.c
+     * prepares it once per panel): kernels that have no qprepare ignore it. */
+    const void *prepared;
 } nn_qgemm_epilogue;
+
+/* The fused kernels' right shifts are at most this and the output zero
+ * point is a quant8 one (|out_zero| <= 256); gemm.c sends other panels to
+ * its scalar output stage. So the x86 kernels fold the zero point into
+ * their rounding terms (kernels/quant_x86.h). */
+#define NN_QGEMM_FUSED_MAX_RIGHT 22
+
+/* Room (64-byte aligned) for a prepared epilogue. */
+#define NN_QGEMM_PREPARED_BYTES 1024
+
+/* Fills prepared (NN_QGEMM_PREPARED_BYTES, 64-byte aligned) from e: the
+ * per-panel part of an ISA's qfused output stage, done once per panel
+ * instead of once per row tile. Optional: gemm.c's qprepare_of() names the
+ * ISAs that have one. */
+typedef void (*nn_qgemm_prepare_fn)(const nn_qgemm_epilogue *e, void *prepared);
 
 /* The product of nn_qgemm_kernel_fn (plus acc_in, an mr x NR tile of
  * earlier k blocks' sums, when not NULL) through epilogue e into the 8-bit
@@ -133,6 +152,8 @@ void nn_qgemm_fused_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_
 void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                          const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
                          size_t ldc);
+void nn_qgemm_prepare_avx2(const nn_qgemm_epilogue *e, void *prepared);
+void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared);
 
 /* aarch64: float and int8 without the dot product (gemm_neon.c), int8
  * with SDOT (gemm_neondot.c, compiled for Armv8.2 DotProd). */
@@ -158,7 +179,7 @@ void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a,
 #define NN_SGEMM_MR_AVX512 14
 #define NN_QGEMM_MR_C 4
 #define NN_QGEMM_MR_AVX2 3
-#define NN_QGEMM_MR_AVX512 12
+#define NN_QGEMM_MR_AVX512 16
 #define NN_SGEMM_MR_NEON 5
 #define NN_QGEMM_MR_NEON 4
 #define NN_QGEMM_MR_NEONDOT 4

@@ -206,10 +206,23 @@ static void im2col_rows(void *arg, size_t begin, size_t end)
         uint8_t *dst = (uint8_t *)J->col + r * ld * es;
         /* The padding of 8-bit rows meets zero weights; it is set to be defined. */
         memset(dst + J->s->k * es, J->pad_byte, (ld - J->s->k) * es);
+        const int64_t x0 = (int64_t)ox * g->stride_w - g->pad_l;
+        /* A filter row inside the input, taps next to each other over all
+         * channels, is one run of bytes (the first layers' few channels
+         * would otherwise cost a copy per tap). */
+        const bool whole_rows = g->dil_w == 1 && cg == g->in_c && x0 >= 0 &&
+                                x0 + (int64_t)g->f_w <= (int64_t)g->in_w;
         for (uint32_t i = 0; i < g->f_h; i++) {
             int64_t y = (int64_t)oy * g->stride_h + (int64_t)i * g->dil_h - g->pad_t;
+            if (whole_rows && y >= 0 && y < g->in_h) {
+                const uint8_t *src = (const uint8_t *)J->in +
+                                     (((size_t)n * g->in_h + (size_t)y) * g->in_w + (size_t)x0) * g->in_c * es;
+                memcpy(dst, src, run * g->f_w);
+                dst += run * g->f_w;
+                continue;
+            }
             for (uint32_t j = 0; j < g->f_w; j++, dst += run) {
-                int64_t x = (int64_t)ox * g->stride_w + (int64_t)j * g->dil_w - g->pad_l;
+                int64_t x = x0 + (int64_t)j * g->dil_w;
                 if (y < 0 || y >= g->in_h || x < 0 || x >= g->in_w) {
                     memset(dst, J->s->quant ? J->pad_byte : 0, run);
                     continue;

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/qops.h"
 #include "kernels/quant.h"
 #include "ops/conv_common.h"
 #include "util/threadpool.h"
@@ -124,42 +125,23 @@ static void pool_rows(void *arg, size_t begin, size_t end)
             int64_t xs = x0 < 0 ? 0 : x0, xe = x0 + g->f_w > g->in_w ? g->in_w : x0 + g->f_w;
             int64_t cnt = (ye > ys && xe > xs) ? (ye - ys) * (xe - xs) : 0;
             size_t obase = ((n * g->out_h + oy) * g->out_w + ox) * ch;
+            if (J->quant) {
+                /* Every channel at once through the vector kernels (kernels/qops.h). */
+                nn_q8_window w = {.in = J->in, .row_step = g->in_w * ch, .col_step = ch,
+                                  .nc = ch, .is_signed = J->sgn, .lo = J->qlo, .hi = J->qhi};
+                if (cnt) {
+                    w.in += ((n * g->in_h + (size_t)ys) * g->in_w + (size_t)xs) * ch;
+                    w.rows = (size_t)(ye - ys);
+                    w.cols = (size_t)(xe - xs);
+                }
+                if (J->kind == POOL_MAX)
+                    nn_q8_pool_max(&w, (uint8_t *)J->out + obase);
+                else
+                    nn_q8_pool_avg(&w, (uint8_t *)J->out + obase);
+                continue;
+            }
             for (size_t c0 = 0; c0 < ch; c0 += CB) {
                 size_t nc = ch - c0 < CB ? ch - c0 : CB;
-                if (J->quant) {
-                    /* 64 bits: a window of any size sums without overflow. */
-                    int64_t acc[CB];
-                    for (size_t c = 0; c < nc; c++)
-                        acc[c] = J->kind == POOL_MAX ? INT32_MIN : 0;
-                    for (int64_t y = ys; y < ye; y++)
-                        for (int64_t x = xs; x < xe; x++) {
-                            size_t ib = ((n * g->in_h + (size_t)y) * g->in_w + (size_t)x) * ch + c0;
-                            for (size_t c = 0; c < nc; c++) {
-                                int32_t v = J->sgn ? ((const int8_t *)J->in)[ib + c]
-                                                   : ((const uint8_t *)J->in)[ib + c];
-                                if (J->kind == POOL_MAX)
-                                    acc[c] = v > acc[c] ? v : acc[c];
-                                else
-                                    acc[c] += v;
-                            }
-                        }
-                    for (size_t c = 0; c < nc; c++) {
-                        int64_t sum = acc[c];
-                        int32_t v = (int32_t)sum;
-                        if (J->kind == POOL_AVG)
-                            v = cnt ? (int32_t)(sum >= 0 ? (sum + cnt / 2) / cnt
-                                                         : (sum - cnt / 2) / cnt)
-                                    : 0;
-                        else if (!cnt)
-                            v = 0;
-                        v = nn_clamp_i32(v, J->qlo, J->qhi);
-                        if (J->sgn)
-                            ((int8_t *)J->out)[obase + c0 + c] = (int8_t)v;
-                        else
-                            ((uint8_t *)J->out)[obase + c0 + c] = (uint8_t)v;
-                    }
-                    continue;
-                }
                 float acc[CB];
                 for (size_t c = 0; c < nc; c++)
                     acc[c] = J->kind == POOL_MAX ? -INFINITY : 0.0f;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/copy.h"
+#include "kernels/qops.h"
 #include "kernels/quant.h"
 #include "ops/shape_common.h"
 
@@ -545,7 +546,9 @@ static int concat_prepare(nn_op_call *c)
     return shp_check_elements(out);
 }
 
-/* Copies rows of len elements, requantizing from in's parameters to out's. */
+/* Copies rows of len elements, requantizing from in's parameters to out's:
+ * each result depends on the input byte alone, so through a table of the
+ * 256 (a vector lookup, kernels/qops.h). */
 static void requant_rows(const nn_tensor *in, const nn_tensor *out, char *dst, size_t dst_pitch,
                          const char *src, size_t rows, size_t len)
 {
@@ -555,19 +558,17 @@ static void requant_rows(const nn_tensor *in, const nn_tensor *out, char *dst, s
     float scale = in->scale * (1.0f / out->scale);
     float bias = -(float)in->zero_point * scale;
     bool is_signed = out->type == T_QA8S;
-    for (size_t r = 0; r < rows; r++, dst += dst_pitch, src += len) {
-        for (size_t i = 0; i < len; i++) {
-            int32_t q = is_signed ? ((const int8_t *)src)[i] : ((const uint8_t *)src)[i];
-            /* Clamped as a float: extreme scale ratios give inf or NaN,
-             * which cannot be converted to an integer. */
-            float f = roundf((float)q * scale + bias) + (float)out->zero_point;
-            int32_t v = f >= (float)qmin ? (f <= (float)qmax ? (int32_t)f : qmax) : qmin;
-            if (is_signed)
-                ((int8_t *)dst)[i] = (int8_t)v;
-            else
-                ((uint8_t *)dst)[i] = (uint8_t)v;
-        }
+    uint8_t table[256];
+    for (int b = 0; b < 256; b++) {
+        int32_t q = is_signed ? (int32_t)(int8_t)b : b;
+        /* Clamped as a float: extreme scale ratios give inf or NaN,
+         * which cannot be converted to an integer. */
+        float f = roundf((float)q * scale + bias) + (float)out->zero_point;
+        int32_t v = f >= (float)qmin ? (f <= (float)qmax ? (int32_t)f : qmax) : qmin;
+        table[b] = (uint8_t)v;
     }
+    for (size_t r = 0; r < rows; r++, dst += dst_pitch, src += len)
+        nn_q8_lookup(table, (const uint8_t *)src, (uint8_t *)dst, len);
 }
 
 static int concat_execute(nn_op_call *c)

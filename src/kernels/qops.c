@@ -1,0 +1,90 @@
+/* Portable quantized lookup and pooling kernels, and the per-ISA choice (qops.h). */
+#include "kernels/qops.h"
+
+#include "kernels/isa.h"
+#include "kernels/quant.h"
+
+void nn_q8_lookup_c(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = table[in[i]];
+}
+
+static int32_t byte_at(const nn_q8_window *w, size_t off)
+{
+    return w->is_signed ? (int32_t)(int8_t)w->in[off] : (int32_t)w->in[off];
+}
+
+void nn_q8_pool_max_c(const nn_q8_window *w, uint8_t *out)
+{
+    for (size_t c = 0; c < w->nc; c++) {
+        int32_t m = INT32_MIN;
+        for (size_t y = 0; y < w->rows; y++)
+            for (size_t x = 0; x < w->cols; x++) {
+                int32_t v = byte_at(w, y * w->row_step + x * w->col_step + c);
+                m = v > m ? v : m;
+            }
+        if (w->rows == 0 || w->cols == 0)
+            m = 0;
+        out[c] = (uint8_t)nn_clamp_i32(m, w->lo, w->hi);
+    }
+}
+
+void nn_q8_pool_avg_c(const nn_q8_window *w, uint8_t *out)
+{
+    /* 64 bits: a window of any size sums without overflow. */
+    const int64_t cnt = (int64_t)w->rows * (int64_t)w->cols;
+    for (size_t c = 0; c < w->nc; c++) {
+        int64_t sum = 0;
+        for (size_t y = 0; y < w->rows; y++)
+            for (size_t x = 0; x < w->cols; x++)
+                sum += byte_at(w, y * w->row_step + x * w->col_step + c);
+        int32_t v = cnt ? (int32_t)(sum >= 0 ? (sum + cnt / 2) / cnt : (sum - cnt / 2) / cnt) : 0;
+        out[c] = (uint8_t)nn_clamp_i32(v, w->lo, w->hi);
+    }
+}
+
+typedef struct qops_isa {
+    void (*lookup)(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
+    void (*pool_max)(const nn_q8_window *w, uint8_t *out);
+    void (*pool_avg)(const nn_q8_window *w, uint8_t *out);
+} qops_isa;
+
+static const qops_isa isa_c = {nn_q8_lookup_c, nn_q8_pool_max_c, nn_q8_pool_avg_c};
+#if defined(NN_KERNELS_X86_64)
+static const qops_isa isa_avx2 = {nn_q8_lookup_avx2, nn_q8_pool_max_avx2, nn_q8_pool_avg_avx2};
+static const qops_isa isa_avx512 = {nn_q8_lookup_avx512, nn_q8_pool_max_avx512,
+                                    nn_q8_pool_avg_avx512};
+#endif
+
+static const qops_isa *qops_isa_get(void)
+{
+    switch (nn_isa_current()) {
+#if defined(NN_KERNELS_X86_64)
+    case NN_ISA_AVX512:
+        return &isa_avx512;
+    case NN_ISA_AVX2:
+        return &isa_avx2;
+#endif
+    default:
+        return &isa_c;
+    }
+}
+
+void nn_q8_lookup(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n)
+{
+    qops_isa_get()->lookup(table, in, out, n);
+}
+
+void nn_q8_pool_max(const nn_q8_window *w, uint8_t *out)
+{
+    qops_isa_get()->pool_max(w, out);
+}
+
+void nn_q8_pool_avg(const nn_q8_window *w, uint8_t *out)
+{
+    if ((uint64_t)w->rows * w->cols >= NN_Q8_POOL_VECTOR_MAX)
+        nn_q8_pool_avg_c(w, out);
+    else
+        qops_isa_get()->pool_avg(w, out);
+}

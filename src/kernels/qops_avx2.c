@@ -1,0 +1,126 @@
+/* AVX2 quantized lookup and pooling kernels (qops.h), 32 bytes at a time. */
+#include <immintrin.h>
+#include <string.h>
+
+#include "kernels/qops.h"
+
+/* 256 entries as 16 vpshufb tables of 16: the high nibble picks the table
+ * (a compare and a blend each), the low nibble the entry. */
+static inline __attribute__((always_inline)) __m256i lookup32(const __m256i tables[16], __m256i x)
+{
+    const __m256i nibble = _mm256_set1_epi8(0x0f);
+    __m256i lo = _mm256_and_si256(x, nibble);
+    __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+    __m256i r = _mm256_setzero_si256();
+#pragma GCC unroll 16
+    for (int h = 0; h < 16; h++)
+        r = _mm256_blendv_epi8(r, _mm256_shuffle_epi8(tables[h], lo),
+                               _mm256_cmpeq_epi8(hi, _mm256_set1_epi8((char)h)));
+    return r;
+}
+
+void nn_q8_lookup_avx2(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n)
+{
+    __m256i tables[16];
+    for (int h = 0; h < 16; h++)
+        tables[h] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(table + 16 * h)));
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(in + i));
+        _mm256_storeu_si256((__m256i *)(void *)(out + i), lookup32(tables, x));
+    }
+    if (i < n) {
+        uint8_t buf[32] = {0};
+        memcpy(buf, in + i, n - i);
+        __m256i r = lookup32(tables, _mm256_loadu_si256((const __m256i *)(const void *)buf));
+        _mm256_storeu_si256((__m256i *)(void *)buf, r);
+        memcpy(out + i, buf, n - i);
+    }
+}
+
+/* Up to 32 channels' bytes from p (n of them; the rest zero). */
+static inline __m256i load_bytes(const uint8_t *p, size_t n)
+{
+    if (n == 32)
+        return _mm256_loadu_si256((const __m256i *)(const void *)p);
+    uint8_t buf[32] = {0};
+    memcpy(buf, p, n);
+    return _mm256_loadu_si256((const __m256i *)(const void *)buf);
+}
+
+static inline void store_bytes(uint8_t *p, __m256i v, size_t n)
+{
+    if (n == 32) {
+        _mm256_storeu_si256((__m256i *)(void *)p, v);
+        return;
+    }
+    uint8_t buf[32];
+    _mm256_storeu_si256((__m256i *)(void *)buf, v);
+    memcpy(p, buf, n);
+}
+
+void nn_q8_pool_max_avx2(const nn_q8_window *w, uint8_t *out)
+{
+    const bool sgn = w->is_signed;
+    const bool empty = w->rows == 0 || w->cols == 0;
+    /* Bytes compare in their own order: signed for int8, unsigned for uint8. */
+    const __m256i lo = _mm256_set1_epi8((char)w->lo), hi = _mm256_set1_epi8((char)w->hi);
+    for (size_t c = 0; c < w->nc; c += 32) {
+        size_t n = w->nc - c < 32 ? w->nc - c : 32;
+        __m256i m = _mm256_setzero_si256();
+        for (size_t y = 0; y < w->rows; y++)
+            for (size_t x = 0; x < w->cols; x++) {
+                __m256i v = load_bytes(w->in + y * w->row_step + x * w->col_step + c, n);
+                m = (y | x) == 0 ? v : (sgn ? _mm256_max_epi8(m, v) : _mm256_max_epu8(m, v));
+            }
+        if (empty)
+            m = _mm256_setzero_si256();
+        m = sgn ? _mm256_min_epi8(_mm256_max_epi8(m, lo), hi)
+                : _mm256_min_epu8(_mm256_max_epu8(m, lo), hi);
+        store_bytes(out + c, m, n);
+    }
+}
+
+/* round-half-away(sum / cnt) for 8 int32 sums, by a float division that
+ * is exact here (qops.h), then clamped. */
+static inline __m256i average8(__m256i sum, __m256i half, __m256 cnt, __m256i lo, __m256i hi)
+{
+    __m256i mag = _mm256_add_epi32(_mm256_abs_epi32(sum), half);
+    __m256i q = _mm256_cvttps_epi32(_mm256_div_ps(_mm256_cvtepi32_ps(mag), cnt));
+    q = _mm256_sign_epi32(q, sum);
+    return _mm256_min_epi32(_mm256_max_epi32(q, lo), hi);
+}
+
+void nn_q8_pool_avg_avx2(const nn_q8_window *w, uint8_t *out)
+{
+    const bool sgn = w->is_signed;
+    const int32_t count = (int32_t)(w->rows * w->cols);
+    const __m256i half = _mm256_set1_epi32(count / 2);
+    const __m256 cnt = _mm256_set1_ps((float)(count ? count : 1));
+    const __m256i lo = _mm256_set1_epi32(w->lo), hi = _mm256_set1_epi32(w->hi);
+    for (size_t c = 0; c < w->nc; c += 32) {
+        size_t n = w->nc - c < 32 ? w->nc - c : 32;
+        __m256i s[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
+                        _mm256_setzero_si256()};
+        for (size_t y = 0; y < w->rows; y++)
+            for (size_t x = 0; x < w->cols; x++) {
+                __m256i v = load_bytes(w->in + y * w->row_step + x * w->col_step + c, n);
+                __m128i b0 = _mm256_castsi256_si128(v), b1 = _mm256_extracti128_si256(v, 1);
+                __m128i q[4] = {b0, _mm_srli_si128(b0, 8), b1, _mm_srli_si128(b1, 8)};
+#pragma GCC unroll 4
+                for (int k = 0; k < 4; k++)
+                    s[k] = _mm256_add_epi32(s[k], sgn ? _mm256_cvtepi8_epi32(q[k]) : _mm256_cvtepu8_epi32(q[k]));
+            }
+        __m256i r[4];
+#pragma GCC unroll 4
+        for (int k = 0; k < 4; k++)
+            r[k] = count ? average8(s[k], half, cnt, lo, hi)
+                         : _mm256_min_epi32(_mm256_max_epi32(_mm256_setzero_si256(), lo), hi);
+        /* The values are within the 8-bit range: the saturating packs keep
+         * them; the permutes undo the packs' per-lane order. */
+        __m256i w01 = _mm256_permute4x64_epi64(_mm256_packs_epi32(r[0], r[1]), 0xd8);
+        __m256i w23 = _mm256_permute4x64_epi64(_mm256_packs_epi32(r[2], r[3]), 0xd8);
+        __m256i b = sgn ? _mm256_packs_epi16(w01, w23) : _mm256_packus_epi16(w01, w23);
+        store_bytes(out + c, _mm256_permute4x64_epi64(b, 0xd8), n);
+    }
+}

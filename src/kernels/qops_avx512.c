@@ -1,0 +1,94 @@
+/* AVX-512 quantized lookup and pooling kernels (qops.h), 64 bytes at a time. */
+#include <immintrin.h>
+
+#include "kernels/qops.h"
+
+/* 256 entries in four registers: two vpermi2b (VBMI, which AVX-512 CPUs
+ * with VNNI mostly have) look up each half by the low 7 bits, bit 7
+ * chooses between them. */
+__attribute__((target("avx512vbmi"))) static void lookup_vbmi(const uint8_t table[256],
+                                                              const uint8_t *in, uint8_t *out,
+                                                              size_t n)
+{
+    const __m512i t0 = _mm512_loadu_si512(table), t1 = _mm512_loadu_si512(table + 64);
+    const __m512i t2 = _mm512_loadu_si512(table + 128), t3 = _mm512_loadu_si512(table + 192);
+    for (size_t i = 0; i < n; i += 64) {
+        __mmask64 k = n - i >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (n - i)) - 1);
+        __m512i x = _mm512_maskz_loadu_epi8(k, in + i);
+        __m512i lo = _mm512_permutex2var_epi8(t0, x, t1);
+        __m512i hi = _mm512_permutex2var_epi8(t2, x, t3);
+        _mm512_mask_storeu_epi8(out + i, k, _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi));
+    }
+}
+
+void nn_q8_lookup_avx512(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n)
+{
+    if (__builtin_cpu_supports("avx512vbmi"))
+        lookup_vbmi(table, in, out, n);
+    else
+        nn_q8_lookup_avx2(table, in, out, n);
+}
+
+static inline __mmask64 lanes64(size_t n)
+{
+    return n >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << n) - 1);
+}
+
+void nn_q8_pool_max_avx512(const nn_q8_window *w, uint8_t *out)
+{
+    const bool sgn = w->is_signed;
+    const bool empty = w->rows == 0 || w->cols == 0;
+    /* Bytes compare in their own order: signed for int8, unsigned for uint8. */
+    const __m512i lo = _mm512_set1_epi8((char)w->lo), hi = _mm512_set1_epi8((char)w->hi);
+    for (size_t c = 0; c < w->nc; c += 64) {
+        const __mmask64 k = lanes64(w->nc - c);
+        __m512i m = _mm512_setzero_si512();
+        for (size_t y = 0; y < w->rows; y++)
+            for (size_t x = 0; x < w->cols; x++) {
+                __m512i v = _mm512_maskz_loadu_epi8(k, w->in + y * w->row_step + x * w->col_step + c);
+                m = (y | x) == 0 ? v : (sgn ? _mm512_max_epi8(m, v) : _mm512_max_epu8(m, v));
+            }
+        if (empty)
+            m = _mm512_setzero_si512();
+        m = sgn ? _mm512_min_epi8(_mm512_max_epi8(m, lo), hi)
+                : _mm512_min_epu8(_mm512_max_epu8(m, lo), hi);
+        _mm512_mask_storeu_epi8(out + c, k, m);
+    }
+}
+
+void nn_q8_pool_avg_avx512(const nn_q8_window *w, uint8_t *out)
+{
+    const bool sgn = w->is_signed;
+    const int32_t count = (int32_t)(w->rows * w->cols);
+    const __m512i half = _mm512_set1_epi32(count / 2);
+    const __m512 cnt = _mm512_set1_ps((float)(count ? count : 1));
+    const __m512i lo = _mm512_set1_epi32(w->lo), hi = _mm512_set1_epi32(w->hi);
+    const __m512i zero = _mm512_setzero_si512();
+    for (size_t c = 0; c < w->nc; c += 64) {
+        const __mmask64 k = lanes64(w->nc - c);
+        __m512i s[4] = {zero, zero, zero, zero};
+        for (size_t y = 0; y < w->rows; y++)
+            for (size_t x = 0; x < w->cols; x++) {
+                __m512i v = _mm512_maskz_loadu_epi8(k, w->in + y * w->row_step + x * w->col_step + c);
+                __m128i q[4] = {_mm512_castsi512_si128(v), _mm512_extracti32x4_epi32(v, 1),
+                                _mm512_extracti32x4_epi32(v, 2), _mm512_extracti32x4_epi32(v, 3)};
+#pragma GCC unroll 4
+                for (int j = 0; j < 4; j++)
+                    s[j] = _mm512_add_epi32(s[j], sgn ? _mm512_cvtepi8_epi32(q[j]) : _mm512_cvtepu8_epi32(q[j]));
+            }
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) {
+            __m512i q = zero;
+            if (count) {
+                /* round-half-away(sum / count) by a float division that is
+                 * exact here (qops.h), the sign put back after. */
+                __m512i mag = _mm512_add_epi32(_mm512_abs_epi32(s[j]), half);
+                q = _mm512_cvttps_epi32(_mm512_div_ps(_mm512_cvtepi32_ps(mag), cnt));
+                q = _mm512_mask_sub_epi32(q, _mm512_cmplt_epi32_mask(s[j], zero), zero, q);
+            }
+            q = _mm512_min_epi32(_mm512_max_epi32(q, lo), hi);
+            _mm_mask_storeu_epi8(out + c + 16 * (size_t)j, (__mmask16)(k >> (16 * j)),
+                                 _mm512_cvtepi32_epi8(q));
+        }
+    }
+}

@@ -1,0 +1,198 @@
+/*
+ * The quantized lookup and pooling kernels (kernels/qops.h) against an
+ * independent scalar model, at the ISA level in use (NNAPI_LINUX_ISA
+ * selects it; CTest runs this test on every level) and, in every run, each
+ * vector version the CPU has called directly. Every output byte must be
+ * equal.
+ *   - lookups: every byte value, every length up to 200 (vector tails),
+ *     in place and not, random tables;
+ *   - pooling: int8/uint8, windows from empty and 1x1 to the largest the
+ *     vector averages take (65535 pixels: the float quotient's limit) and
+ *     beyond, channel counts around the vector widths, constant inputs at
+ *     the extremes, sums exactly halfway (ties away from zero), random
+ *     clamp ranges.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/isa.h"
+#include "kernels/qops.h"
+#include "kernels/rng.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *what, long long got, long long want)
+{
+    if (ok) {
+        passed++;
+        return;
+    }
+    if (failed++ < 20)
+        fprintf(stderr, "FAIL %s: got %lld, want %lld\n", what, got, want);
+}
+
+static nn_rng rng;
+
+static uint32_t rnd(uint32_t n) { return n ? nn_rng_u32(&rng) % n : 0; }
+
+typedef struct variant {
+    const char *name;
+    void (*lookup)(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
+    void (*pool_max)(const nn_q8_window *w, uint8_t *out);
+    void (*pool_avg)(const nn_q8_window *w, uint8_t *out);
+} variant;
+
+/* The dispatched kernels first, then each version this CPU runs. */
+static size_t variants(variant *v)
+{
+    size_t n = 0;
+    v[n++] = (variant){"dispatched", nn_q8_lookup, nn_q8_pool_max, nn_q8_pool_avg};
+    v[n++] = (variant){"c", nn_q8_lookup_c, nn_q8_pool_max_c, nn_q8_pool_avg_c};
+#if defined(NN_KERNELS_X86_64)
+    unsigned f = nn_cpu_features();
+    if (f & NN_CPU_AVX2)
+        v[n++] = (variant){"avx2", nn_q8_lookup_avx2, nn_q8_pool_max_avx2, nn_q8_pool_avg_avx2};
+    if (f & NN_CPU_AVX512)
+        v[n++] = (variant){"avx512", nn_q8_lookup_avx512, nn_q8_pool_max_avx512,
+                           nn_q8_pool_avg_avx512};
+#endif
+    return n;
+}
+
+static void lookups(const variant *v, size_t nv)
+{
+    uint8_t table[256], in[256], out[256], want[256];
+    for (int round = 0; round < 50; round++) {
+        for (int i = 0; i < 256; i++)
+            table[i] = (uint8_t)rnd(256);
+        for (size_t len = 0; len <= 200; len++) {
+            for (size_t i = 0; i < len; i++)
+                in[i] = round == 0 ? (uint8_t)i : (uint8_t)rnd(256);
+            for (size_t i = 0; i < len; i++)
+                want[i] = table[in[i]];
+            for (size_t k = 0; k < nv; k++) {
+                memset(out, 0xa5, sizeof out);
+                v[k].lookup(table, in, out, len);
+                bool ok = memcmp(out, want, len) == 0 && out[len] == 0xa5;
+                check(ok, v[k].name, ok, 1);
+            }
+        }
+        /* All 256 values, in place. */
+        for (size_t k = 0; k < nv; k++) {
+            for (int i = 0; i < 256; i++)
+                out[i] = (uint8_t)(255 - i);
+            v[k].lookup(table, out, out, 256);
+            for (int i = 0; i < 256; i++)
+                check(out[i] == table[255 - i], v[k].name, out[i], table[255 - i]);
+        }
+    }
+    printf("lookups: %zu versions\n", nv);
+}
+
+static int32_t value(const uint8_t *p, bool is_signed)
+{
+    return is_signed ? (int32_t)(int8_t)*p : (int32_t)*p;
+}
+
+/* Rounded to nearest, ties away from zero, in exact integer arithmetic. */
+static int32_t model_avg(int64_t sum, int64_t cnt)
+{
+    int64_t mag = sum < 0 ? -sum : sum;
+    int64_t q = mag / cnt, twice_rem = 2 * (mag - q * cnt);
+    if (twice_rem >= cnt)
+        q++;
+    return (int32_t)(sum < 0 ? -q : q);
+}
+
+static int32_t clamp(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+static void pool_case(const variant *v, size_t nv, size_t rows, size_t cols, size_t nc,
+                      bool is_signed, int fill)
+{
+    size_t row_step = cols * nc + rnd(3) * nc, col_step = nc;
+    size_t bytes = rows ? (rows - 1) * row_step + cols * col_step : 1;
+    uint8_t *in = malloc(bytes + 1), *out = malloc(nc + 1);
+    int32_t *want_max = malloc(nc * sizeof(int32_t)), *want_avg = malloc(nc * sizeof(int32_t));
+    if (!in || !out || !want_max || !want_avg) {
+        check(0, "allocation", 0, 1);
+        exit(1);
+    }
+    for (size_t i = 0; i < bytes; i++)
+        in[i] = fill < 0 ? (uint8_t)rnd(256) : (uint8_t)fill;
+    int32_t qlo = is_signed ? -128 : 0, qhi = is_signed ? 127 : 255;
+    int32_t lo = qlo, hi = qhi;
+    if (rnd(3) == 0) {
+        lo += (int32_t)rnd(100);
+        hi -= (int32_t)rnd(100);
+    }
+    for (size_t c = 0; c < nc; c++) {
+        int64_t sum = 0;
+        int32_t m = 0;
+        for (size_t y = 0; y < rows; y++)
+            for (size_t x = 0; x < cols; x++) {
+                int32_t q = value(in + y * row_step + x * col_step + c, is_signed);
+                m = (y | x) == 0 || q > m ? q : m;
+                sum += q;
+            }
+        int64_t cnt = (int64_t)rows * (int64_t)cols;
+        want_max[c] = clamp(m, lo, hi);
+        want_avg[c] = clamp(cnt ? model_avg(sum, cnt) : 0, lo, hi);
+    }
+    nn_q8_window w = {.in = in, .rows = rows, .cols = cols, .row_step = row_step,
+                      .col_step = col_step, .nc = nc, .is_signed = is_signed, .lo = lo, .hi = hi};
+    for (size_t k = 0; k < nv; k++) {
+        /* The vector averages take windows below NN_Q8_POOL_VECTOR_MAX only. */
+        bool avg_ok = k == 0 || k == 1 || rows * cols < NN_Q8_POOL_VECTOR_MAX;
+        for (int kind = 0; kind < 2; kind++) {
+            if (kind == 1 && !avg_ok)
+                continue;
+            out[nc] = 0xa5;
+            (kind ? v[k].pool_avg : v[k].pool_max)(&w, out);
+            for (size_t c = 0; c < nc; c++) {
+                int32_t got = value(out + c, is_signed), want = kind ? want_avg[c] : want_max[c];
+                check(got == want, kind ? "average pool" : "max pool", got, want);
+            }
+            check(out[nc] == 0xa5, "pool wrote past the channels", out[nc], 0xa5);
+        }
+    }
+    free(in);
+    free(out);
+    free(want_max);
+    free(want_avg);
+}
+
+static void pools(const variant *v, size_t nv)
+{
+    int cases = 0;
+    for (int t = 0; t < 3000; t++, cases++) {
+        size_t rows = rnd(8) == 0 ? 0 : 1 + rnd(7), cols = 1 + rnd(7);
+        size_t nc = 1 + rnd(140);
+        pool_case(v, nv, rows, cols, nc, rnd(2), rnd(10) == 0 ? (int)rnd(256) : -1);
+    }
+    /* Ties: two pixels whose sum is odd, of either sign. */
+    for (int t = 0; t < 500; t++, cases++)
+        pool_case(v, nv, 1, 2, 1 + rnd(70), rnd(2), -1);
+    /* The largest windows, at the extremes: 65535 pixels (the vector
+     * averages' limit), 65536 and more (the portable path). */
+    static const size_t big[][2] = {{255, 257}, {256, 256}, {1, 65535}, {300, 300}};
+    static const int fills[] = {0, 255, 128, 127, 1, -1};
+    for (size_t b = 0; b < sizeof big / sizeof big[0]; b++)
+        for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++, cases++)
+            pool_case(v, nv, big[b][0], big[b][1], 1 + rnd(20), f % 2 == 0, fills[f]);
+    printf("pooling windows: %d\n", cases);
+}
+
+int main(void)
+{
+    nn_rng_init(&rng, 20261201, 1);
+    printf("ISA: %s\n", nn_isa_name(nn_isa_current()));
+    variant v[4];
+    size_t nv = variants(v);
+    lookups(v, nv);
+    pools(v, nv);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
