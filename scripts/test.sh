@@ -33,13 +33,13 @@ suite() {
         ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
 
-# The libFuzzer target under ASan+UBSan: seeds, past findings, then a
-# fixed-seed mutation run (tests/fuzz/CMakeLists.txt).
+# The libFuzzer targets under ASan+UBSan: seeds, past findings, then a
+# fixed-seed mutation run each (tests/fuzz/CMakeLists.txt).
 fuzz() {
     configure build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DNN_SANITIZE=ON -DNN_FUZZ=ON &&
-        cmake --build build-fuzz -j "$jobs" --target fuzz_api &&
-        ctest --test-dir build-fuzz --output-on-failure -R '^fuzz_api'
+        cmake --build build-fuzz -j "$jobs" --target fuzz_api fuzz_cache &&
+        ctest --test-dir build-fuzz --output-on-failure -R '^fuzz_(api|cache)'
 }
 
 logs=$(mktemp -d) || exit 1

@@ -238,6 +238,7 @@ struct ANeuralNetworksCompilation {
     bool finished;
     nn_plan *plan;            /* the model on the CPU device, or NULL when partitioned */
     nn_partition *partition;  /* steps on several devices (src/compile/partition.c) */
+    struct nn_cache *cache;   /* blobs of the plan from the cache, if any */
 };
 
 /* Whether finish succeeded: the compilation can be executed. */

@@ -5,7 +5,10 @@
  * Every test is built, compiled and executed once per execution mode; each
  * test x mode is one counted case. The constants mode turns every main-model
  * input but the first into a constant operand, so that operations which pack
- * constant weights at compile time run their packed paths. Results are compared with the CTS accuracy
+ * constant weights at compile time run their packed paths. The cached mode
+ * compiles that model twice with compilation caching (the first writes the
+ * entry, the second loads it) and runs the second: its outputs must be
+ * bit-identical to those of the compilation without cache. Results are compared with the CTS accuracy
  * criteria described in /work/shared/cts/FORMAT.md (see tests/cts/README.md).
  */
 #ifndef _GNU_SOURCE
@@ -114,12 +117,12 @@ static const char* const k_lifetimes[] = {
  * then loaded for the whole run, so the other modes listed with one of them
  * run across the partition too; they are not part of --all. */
 enum { MODE_SYNC, MODE_ASYNC, MODE_BURST, MODE_MEMORY, MODE_DYNAMIC, MODE_REUSABLE, MODE_FENCED,
-       MODE_CONSTANTS, NUM_STANDARD_MODES, MODE_PARTITIONED = NUM_STANDARD_MODES, MODE_FALLBACK,
-       NUM_MODES };
+       MODE_CONSTANTS, MODE_CACHED, NUM_STANDARD_MODES,
+       MODE_PARTITIONED = NUM_STANDARD_MODES, MODE_FALLBACK, NUM_MODES };
 
 static const char* const k_mode_names[NUM_MODES] = {
     "sync", "async", "burst", "memory", "dynamic", "reusable", "fenced", "constants",
-    "partitioned", "fallback",
+    "cached", "partitioned", "fallback",
 };
 
 #define TEST_DEVICE_NAME "nnapi_linux-test-npu"
@@ -1401,6 +1404,88 @@ static int mode_fenced(const test_case* t, ANeuralNetworksCompilation* c, char* 
     return fenced_chain(t, c, why);
 }
 
+/* ---- The cached mode ---- */
+
+/* One directory for the run's cache entries (tmpfs when there is one: each
+ * entry written is synced), each test under its own token. */
+static char cache_dir[64];
+static unsigned long cache_serial;
+
+static void cache_dir_remove(void) { rmdir(cache_dir); }
+
+/* Runs c once into io (left allocated for the caller), checked as usual. */
+static int run_into(const test_case* t, ANeuralNetworksCompilation* c, uint32_t n_in, io_set* io,
+                    char* why) {
+    ANeuralNetworksExecution* e = NULL;
+    int outcome = io_init(t, io, n_in, false, UINT32_MAX, why);
+    if (outcome != OUTCOME_OK) return outcome;
+    if (execution_create(t, c, false, &e, why) || io_bind(t, io, e, why)) {
+        outcome = OUTCOME_API_ERROR;
+    } else {
+        io_poison(io);
+        outcome = run(e, RUN_SYNC, c, NULL, NULL, why) ? OUTCOME_API_ERROR
+                                                       : check_outputs(t, io, e, why);
+    }
+    ANeuralNetworksExecution_free(e);
+    return outcome;
+}
+
+static int mode_cached(const test_case* t, prepared* p, char* why) {
+    if (!cache_dir[0]) {
+        snprintf(cache_dir, sizeof cache_dir, "%s/nn_cts_cache_XXXXXX",
+                 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+        if (!mkdtemp(cache_dir)) {
+            cache_dir[0] = '\0';
+            set_why(why, "runner: cannot make a cache directory: %s", strerror(errno));
+            return OUTCOME_RUNNER_ERROR;
+        }
+        atexit(cache_dir_remove);
+    }
+    uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = {0};
+    snprintf((char*)token, sizeof token, "nn_cts %lu", ++cache_serial);
+    ANeuralNetworksCompilation* c = NULL;
+    int rc = ANEURALNETWORKS_NO_ERROR;
+    for (int k = 0; k < 2 && rc == ANEURALNETWORKS_NO_ERROR; k++) {
+        ANeuralNetworksCompilation_free(c);
+        c = NULL;
+        rc = api(ANeuralNetworksCompilation_create(p->main.model, &c), why,
+                 "ANeuralNetworksCompilation_create");
+        if (!rc)
+            rc = api(ANeuralNetworksCompilation_setCaching(c, cache_dir, token), why,
+                     "ANeuralNetworksCompilation_setCaching");
+        if (!rc)
+            rc = api(ANeuralNetworksCompilation_finish(c), why,
+                     "ANeuralNetworksCompilation_finish (%s, with caching)", k ? "second" : "first");
+    }
+    uint32_t n_in = bound_inputs(t, true);
+    io_set plain, cached;
+    memset(&plain, 0, sizeof plain);
+    memset(&cached, 0, sizeof cached);
+    int outcome = rc ? OUTCOME_API_ERROR : run_into(t, p->compilation, n_in, &plain, why);
+    if (outcome == OUTCOME_OK) outcome = run_into(t, c, n_in, &cached, why);
+    for (uint32_t i = 0; outcome == OUTCOME_OK && i < plain.n_out; i++) {
+        if (!plain.out[i]) continue;
+        for (size_t b = 0; b < plain.out_len[i]; b++)
+            if (plain.out[i][b] != cached.out[i][b]) {
+                set_why(why, "output %u byte %zu: 0x%02x from the cache, 0x%02x without", i, b,
+                        cached.out[i][b], plain.out[i][b]);
+                outcome = OUTCOME_MISMATCH;
+                break;
+            }
+    }
+    io_free(&plain);
+    io_free(&cached);
+    ANeuralNetworksCompilation_free(c);
+    /* The entry's name is the token's bytes in hex. */
+    char path[sizeof cache_dir + 96];
+    int n = snprintf(path, sizeof path, "%s/nnapi-linux-", cache_dir);
+    for (size_t i = 0; i < sizeof token && n > 0 && (size_t)n + 3 < sizeof path; i++)
+        n += snprintf(path + n, sizeof path - (size_t)n, "%02x", token[i]);
+    snprintf(path + n, sizeof path - (size_t)n, ".cache");
+    unlink(path);
+    return outcome;
+}
+
 typedef struct {
     int modes[NUM_MODES];
     int n_modes;
@@ -1413,8 +1498,9 @@ enum { CASE_PASS, CASE_FAIL, CASE_SKIP };
 
 static int run_mode(const test_case* t, prepared* stat, prepared* dyn, prepared* cst, int mode,
                     char* why) {
-    prepared* p = mode == MODE_DYNAMIC ? dyn : mode == MODE_CONSTANTS ? cst : stat;
-    if (!p->attempted) prepare(t, p, mode == MODE_DYNAMIC, mode == MODE_CONSTANTS);
+    bool constants = mode == MODE_CONSTANTS || mode == MODE_CACHED;
+    prepared* p = mode == MODE_DYNAMIC ? dyn : constants ? cst : stat;
+    if (!p->attempted) prepare(t, p, mode == MODE_DYNAMIC, constants);
     if (p->rc) {
         if (t->expect_failure && p->rc > 0) return CASE_PASS;
         set_why(why, "%s", p->why);
@@ -1435,6 +1521,7 @@ static int run_mode(const test_case* t, prepared* stat, prepared* dyn, prepared*
     case MODE_CONSTANTS:
         outcome = run_checked(t, c, RUN_SYNC, bound_inputs(t, true), false, 1, why);
         break;
+    case MODE_CACHED: outcome = mode_cached(t, p, why); break;
     default: outcome = mode_fenced(t, c, why); break;
     }
     switch (outcome) {
@@ -1569,8 +1656,10 @@ static void usage(FILE* f) {
             "usage: nn_cts [options]\n"
             "Runs the NNAPI CTS generated tests against libneuralnetworks.\n"
             "  --modes m1,m2,...  execution modes (default: all of sync,async,burst,\n"
-            "                     memory,dynamic,reusable,fenced,constants; constants\n"
-            "                     makes every model input but the first a constant)\n"
+            "                     memory,dynamic,reusable,fenced,constants,cached;\n"
+            "                     constants makes every model input but the first a\n"
+            "                     constant; cached compiles that model twice with\n"
+            "                     caching and runs the second compilation)\n"
             "  --all              every test in every mode (the full run)\n"
             "  --modes partitioned / fallback: sync with the test driver loaded\n"
             "                     (%s), which supports the even operation\n"

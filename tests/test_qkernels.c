@@ -14,7 +14,9 @@
  *     read in place, packed, or padded to whole words with random bytes,
  *     per-tensor and per-channel multipliers, int32 output;
  *   - depthwise convolutions: uint8/int8, strides, padding, dilation,
- *     multipliers, per-channel shifts.
+ *     multipliers, per-channel shifts;
+ *   - the 64 KiB pair tables of binary 8-bit operations against their row
+ *     functions, for random scales, zero points and clamps.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include <string.h>
 
 #include "kernels/depthwise.h"
+#include "kernels/elementwise.h"
 #include "kernels/gemm.h"
 #include "kernels/isa.h"
 #include "kernels/quant.h"
@@ -320,6 +323,41 @@ static void random_depthwise(int cases)
     printf("random depthwise convolutions: %d\n", cases);
 }
 
+/* Every entry of a pair table is the row function's result for that pair. */
+static void pair_tables(int cases)
+{
+    static const nn_ew_arith ops[] = {NN_EW_ADD, NN_EW_SUB, NN_EW_MUL,
+                                      NN_EW_MAX, NN_EW_MIN, NN_EW_PRELU};
+    uint8_t *table = malloc(NN_EW_PAIR_TABLE_SIZE), bytes[256], row[256];
+    if (!table) {
+        check(0, "pair table memory", 0, 1);
+        return;
+    }
+    for (int i = 0; i < 256; i++)
+        bytes[i] = (uint8_t)i;
+    for (int n = 0; n < cases; n++) {
+        nn_ew_arith op = ops[n % 6];
+        bool is_signed = (n / 6) % 2;
+        int32_t base = is_signed ? -128 : 0;
+        float sa = 0.001f + (float)rnd(1000) / 97.0f, sb = 0.001f + (float)rnd(1000) / 89.0f;
+        float so = 0.001f + (float)rnd(1000) / 53.0f;
+        int32_t lo = base + rnd_range(0, 60), hi = base + rnd_range(190, 255);
+        nn_ew_qparams p;
+        nn_ew_qparams_init(&p, op, sa, base + rnd_range(0, 255), sb, base + rnd_range(0, 255), so,
+                           base + rnd_range(0, 255), lo, hi);
+        nn_ew_q8_pair_table(op, is_signed, &p, table);
+        nn_ew_row_fn fn = nn_ew_q8_row(op, is_signed);
+        int bad = 0;
+        for (int a = 0; a < 256; a++) {
+            fn(&p, &bytes[a], bytes, row, 256, 0, 1);
+            bad += memcmp(row, table + a * 256, 256) != 0;
+        }
+        check(bad == 0, "pair table rows equal to the row function", bad, 0);
+    }
+    free(table);
+    printf("pair tables: %d\n", cases);
+}
+
 int main(void)
 {
     nn_rng_init(&rng, 20261201, 0);
@@ -327,6 +365,7 @@ int main(void)
     requant_edges();
     random_gemm(400);
     random_depthwise(300);
+    pair_tables(120);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -297,8 +297,25 @@ int ANeuralNetworksCompilation_createForDevices(ANeuralNetworksModel* model,
 
 /**
  * Allows the compilation to be cached on disk for later compilations of the
- * same model. A hint: nnapi-linux accepts the arguments and compiles every
- * time. Call before ANeuralNetworksCompilation_finish(). Feature level 3.
+ * same model. Call before ANeuralNetworksCompilation_finish(). Feature level 3.
+ *
+ * In nnapi-linux, finish then looks for the file
+ * `cacheDir/nnapi-linux-<the token's 32 bytes in hex>.cache`. If it was
+ * written by the same library build for the same instruction-set level
+ * (NNAPI_LINUX_ISA included), token and model, it is mapped read-only and
+ * the compilation uses the packed weights it holds instead of packing them
+ * again; the mapping lives as long as the compilation. Otherwise the model
+ * is compiled and the entry written: to a temporary file in cacheDir, synced,
+ * then renamed over the entry, so that concurrent compilations (threads or
+ * processes) and crashes never leave a partial entry in use. "The same
+ * model" is checked, not trusted: the entry holds a 128-bit hash of every
+ * operand (type, dimensions, scale, zero point, per-channel scales,
+ * lifetime), operation, constant value (those in memory objects too),
+ * referenced model, the relaxed flag and the preference; a corrupt, truncated,
+ * foreign or stale entry is ignored and rewritten. Caching never makes
+ * finish fail: an unwritable or missing cacheDir compiles as without it
+ * (NNAPI_LINUX_VLOG=1 logs why). Entries are created with mode 0600;
+ * nothing removes old ones.
  *
  * @param compilation The compilation being configured.
  * @param cacheDir A directory the application may write.

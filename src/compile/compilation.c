@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "compile/cache.h"
 #include "exec/profile.h"
 
 /* devices: createForDevices' list (copied), or NULL for every device. */
@@ -70,6 +71,7 @@ NN_API void ANeuralNetworksCompilation_free(ANeuralNetworksCompilation *c)
     nn_plan_free(c->plan);
     nn_partition_free(c->partition);
     free(c->devices);
+    nn_cache_release(c->cache);
     free(c->cache_dir);
     free(c);
 }
@@ -150,8 +152,10 @@ NN_API int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c)
     uint64_t start = nn_now_ns();
     nn_profile_init(); /* before any execution of it can run */
     int rc = nn_partition_build(c, &c->partition);
+    /* The cache holds CPU plans: a partitioned compilation is not cached. */
     if (rc == ANEURALNETWORKS_NO_ERROR && c->partition == NULL)
-        rc = nn_plan_build(c->model, &c->plan);
+        rc = c->cache_dir ? nn_cache_build_plan(c, &c->plan, &c->cache)
+                          : nn_plan_build(c->model, &c->plan);
     if (rc == ANEURALNETWORKS_NO_ERROR && c->timeout_ns && nn_now_ns() - start > c->timeout_ns) {
         nn_plan_free(c->plan);
         nn_partition_free(c->partition);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/cache.h"
 #include "runtime.h"
 
 #define NN_ARENA_ALIGN 64
@@ -544,8 +545,10 @@ static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which
     if (ptrs == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++)
-        if (sp->steps[s].def != &failing_step)
+        if (sp->steps[s].def != &failing_step) {
+            nn_blob_step(which, sp->steps[s].op_index);
             rc = prepare_step(sp, &sp->steps[s], plan->relaxed, ptrs);
+        }
     free(ptrs);
     if (rc == ANEURALNETWORKS_NO_ERROR)
         rc = plan_arena(sp);

@@ -399,8 +399,67 @@ nn_ew_row_fn nn_ew_q8_row(nn_ew_arith op, bool is_signed)
     }
 }
 
+/* The requantization of a row of accumulators on the widest vector unit
+ * (bit-identical to nn_requant_row on every one). */
+static void requant_row_isa(size_t n, const int32_t *acc, const int32_t *mult, const int32_t *shift,
+                            int32_t zero, int32_t lo, int32_t hi, bool out_signed, void *out)
+{
+#if defined(NN_KERNELS_X86_64)
+    nn_isa isa = nn_isa_current();
+    if (isa == NN_ISA_AVX512) {
+        nn_requant_row_avx512(n, acc, mult, shift, NN_ROUND_AWAY, zero, lo, hi, out_signed, out);
+        return;
+    }
+    if (isa == NN_ISA_AVX2) {
+        nn_requant_row_avx2(n, acc, mult, shift, NN_ROUND_AWAY, zero, lo, hi, out_signed, out);
+        return;
+    }
+#endif
+    nn_requant_row(n, acc, mult, shift, NN_ROUND_AWAY, zero, lo, hi, out_signed, out);
+}
+
+/* ADD, SUB, MAXIMUM and MINIMUM rescale each input on its own before they
+ * combine: those 2 x 256 terms are computed once, leaving one rescaling (or
+ * none) per pair, done a row at a time on the vector unit. The expressions
+ * are those of the rows above. */
+static bool pair_table_by_terms(nn_ew_arith op, bool is_signed, const nn_ew_qparams *q,
+                                uint8_t *table)
+{
+    bool add = op == NN_EW_ADD || op == NN_EW_SUB;
+    if (!add && op != NN_EW_MAX && op != NN_EW_MIN)
+        return false;
+    int32_t ta[256], tb[256];
+    for (int32_t i = 0; i < 256; i++) {
+        int32_t code = is_signed && i > 127 ? i - 256 : i;
+        int32_t x = code - q->za, y = code - q->zb;
+        ta[i] = nn_mul_by_quant_mult(add ? x * (1 << QADD_LEFT_SHIFT) : x, q->ma, q->sha);
+        tb[i] = nn_mul_by_quant_mult(add ? y * (1 << QADD_LEFT_SHIFT) : y, q->mb, q->shb);
+    }
+    int32_t acc[256], mult[256], shift[256];
+    for (size_t b = 0; b < 256; b++) {
+        mult[b] = q->mo;
+        shift[b] = q->sho;
+    }
+    for (size_t a = 0; a < 256; a++) {
+        uint8_t *row = table + a * 256;
+        if (add) {
+            for (size_t b = 0; b < 256; b++)
+                acc[b] = op == NN_EW_ADD ? ta[a] + tb[b] : ta[a] - tb[b];
+            requant_row_isa(256, acc, mult, shift, q->zo, q->lo, q->hi, is_signed, row);
+            continue;
+        }
+        for (size_t b = 0; b < 256; b++) {
+            int32_t r = op == NN_EW_MAX ? imax(ta[a], tb[b]) : imin(ta[a], tb[b]);
+            row[b] = (uint8_t)nn_clamp_i32(nn_wrapping_add_i32(q->zo, r), q->lo, q->hi);
+        }
+    }
+    return true;
+}
+
 void nn_ew_q8_pair_table(nn_ew_arith op, bool is_signed, const nn_ew_qparams *p, uint8_t *table)
 {
+    if (pair_table_by_terms(op, is_signed, p, table))
+        return;
     nn_ew_row_fn fn = nn_ew_q8_row(op, is_signed);
     uint8_t bytes[256];
     for (int i = 0; i < 256; i++)

@@ -79,7 +79,7 @@ nn_ew_row_fn nn_ew_q8_row(nn_ew_arith op, bool is_signed);
 
 /* A quant8 operand holds one of 256 bytes, so a binary quant8 operation is
  * fully described by a 64 KiB table: entry a_byte * 256 + b_byte is the
- * result byte. Built once with the row function of op; the table row
+ * result byte, the one the row function of op gives. The table row
  * (params = the table) then costs one load per element. */
 #define NN_EW_PAIR_TABLE_SIZE 65536
 void nn_ew_q8_pair_table(nn_ew_arith op, bool is_signed, const nn_ew_qparams *p,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "android/NeuralNetworks.h"
+#include "kernels/blob.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_internal.h"
 #include "kernels/isa.h"
@@ -192,6 +193,7 @@ static nn_qgemm_prepare_fn qprepare_of(const nn_gemm_isa *isa)
 struct nn_sgemm_packed {
     size_t n, k, panels;
     float *data; /* panels x k x NR */
+    bool owns_data; /* else it belongs to the compilation (kernels/blob.h) */
 };
 
 nn_sgemm_packed *nn_sgemm_pack(size_t n, size_t k, const float *b, size_t ldb)
@@ -207,19 +209,23 @@ nn_sgemm_packed *nn_sgemm_pack(size_t n, size_t k, const float *b, size_t ldb)
         free(p);
         return NULL;
     }
-    p->data = aligned_alloc64(elems * k * sizeof(float));
+    bool filled;
+    p->data = nn_blob_acquire(elems * k * sizeof(float), &filled, &p->owns_data);
     if (!p->data) {
         free(p);
         return NULL;
     }
-    for (size_t pn = 0; pn < p->panels; pn++) {
+    /* Row by row: B is read in order and a panel (k x NR floats) stays in
+     * cache while its columns are written. */
+    for (size_t pn = 0; pn < p->panels && !filled; pn++) {
         float *dst = p->data + pn * k * NR;
         size_t cols = n - pn * NR < NR ? n - pn * NR : NR;
-        for (size_t q = 0; q < k; q++) {
-            for (size_t j = 0; j < cols; j++)
-                dst[q * NR + j] = b[(pn * NR + j) * ldb + q];
-            for (size_t j = cols; j < NR; j++)
-                dst[q * NR + j] = 0.0f;
+        if (cols < NR)
+            memset(dst, 0, k * NR * sizeof(float));
+        for (size_t j = 0; j < cols; j++) {
+            const float *row = b + (pn * NR + j) * ldb;
+            for (size_t q = 0; q < k; q++)
+                dst[q * NR + j] = row[q];
         }
     }
     return p;
@@ -228,7 +234,8 @@ nn_sgemm_packed *nn_sgemm_pack(size_t n, size_t k, const float *b, size_t ldb)
 void nn_sgemm_packed_free(nn_sgemm_packed *p)
 {
     if (p) {
-        free(p->data);
+        if (p->owns_data)
+            free(p->data);
         free(p);
     }
 }
@@ -371,7 +378,11 @@ struct nn_qgemm_packed {
     int32_t *colsum; /* panels * NR sums of shifted B */
     int32_t *data;   /* panels x kq x NR words of 4 int8 */
     int16_t *wide;   /* data widened to int16, for the ISAs that want it (q_wide_b) */
+    /* whether each array is the caller's or the compilation's (kernels/blob.h) */
+    bool owns_colsum, owns_data, owns_wide;
 };
+
+static int32_t byte_sum(const uint8_t *p, size_t n, uint8_t flip);
 
 nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
 {
@@ -388,34 +399,68 @@ nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
         free(p);
         return NULL;
     }
-    p->colsum = calloc(cols ? cols : 1, sizeof(int32_t));
-    p->data = aligned_alloc64(cols * p->kq * sizeof(int32_t));
-    if (!p->colsum || !p->data) {
+    bool colsum_filled, data_filled, wide_filled = false;
+    p->colsum = nn_blob_acquire(cols * sizeof(int32_t), &colsum_filled, &p->owns_colsum);
+    p->data = nn_blob_acquire(cols * p->kq * sizeof(int32_t), &data_filled, &p->owns_data);
+    if (gemm_isa()->q_wide_b)
+        p->wide = nn_blob_acquire(cols * p->kq * 4 * sizeof(int16_t), &wide_filled, &p->owns_wide);
+    if (!p->colsum || !p->data || (gemm_isa()->q_wide_b && !p->wide)) {
         nn_qgemm_packed_free(p);
         return NULL;
     }
+    if (colsum_filled && data_filled && (wide_filled || !p->wide))
+        return p;
+    /* Partly cached (only a forged entry can do that): everything is packed
+     * again, into memory of its own where the blob is the entry's. */
+    if (colsum_filled) {
+        p->colsum = aligned_alloc64(cols * sizeof(int32_t));
+        p->owns_colsum = true;
+    }
+    if (data_filled) {
+        p->data = aligned_alloc64(cols * p->kq * sizeof(int32_t));
+        p->owns_data = true;
+    }
+    if (wide_filled) {
+        p->wide = aligned_alloc64(cols * p->kq * 4 * sizeof(int16_t));
+        p->owns_wide = true;
+    }
+    if (!p->colsum || !p->data || (gemm_isa()->q_wide_b && !p->wide)) {
+        nn_qgemm_packed_free(p);
+        return NULL;
+    }
+    memset(p->colsum, 0, cols * sizeof(int32_t));
     memset(p->data, 0, cols * p->kq * sizeof(int32_t));
-    const uint8_t *src = b->data;
+    /* Four bytes of a row make one word of its column in the panel; an
+     * unsigned byte shifted by -128 is the byte with its top bit flipped. */
+    const uint8_t flip = b->is_signed ? 0 : 0x80;
+    const uint32_t flip4 = flip * 0x01010101u;
+    const size_t whole = k / 4;
     for (size_t j = 0; j < n; j++) {
-        int8_t *panel = (int8_t *)(p->data + (j / NR) * p->kq * NR);
-        int32_t sum = 0;
-        for (size_t q = 0; q < k; q++) {
-            int v = b->is_signed ? (int8_t)src[j * b->ld + q] : (int)src[j * b->ld + q] - 128;
-            panel[((q / 4) * NR + (j % NR)) * 4 + (q % 4)] = (int8_t)v;
-            sum += v;
+        const uint8_t *row = (const uint8_t *)b->data + j * b->ld;
+        uint8_t *col = (uint8_t *)(p->data + (j / NR) * p->kq * NR + j % NR);
+        for (size_t q4 = 0; q4 < whole; q4++) {
+            uint32_t w;
+            memcpy(&w, row + 4 * q4, 4);
+            w ^= flip4;
+            memcpy(col + q4 * NR * 4, &w, 4);
         }
+        for (size_t q = whole * 4; q < k; q++)
+            col[whole * NR * 4 + q % 4] = row[q] ^ flip;
+        /* The int8 value of byte v is (v ^ 0x80) - 128. */
+        int32_t sum = -128 * (int32_t)k;
+        for (size_t q = 0; q < k; q += KQ)
+            sum += byte_sum(row + q, k - q < KQ ? k - q : KQ, flip ^ 0x80);
         p->colsum[j] = sum;
     }
-    if (gemm_isa()->q_wide_b) {
+    if (p->wide) {
         size_t bytes = cols * p->kq * 4;
-        p->wide = aligned_alloc64(bytes * sizeof(int16_t));
-        if (!p->wide) {
-            nn_qgemm_packed_free(p);
-            return NULL;
-        }
         const int8_t *narrow = (const int8_t *)p->data;
+#if defined(NN_KERNELS_X86_64)
+        nn_widen_i8_avx2(narrow, p->wide, bytes); /* q_wide_b: AVX2 only */
+#else
         for (size_t i = 0; i < bytes; i++)
             p->wide[i] = narrow[i];
+#endif
     }
     return p;
 }
@@ -423,9 +468,12 @@ nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
 void nn_qgemm_packed_free(nn_qgemm_packed *p)
 {
     if (p) {
-        free(p->colsum);
-        free(p->data);
-        free(p->wide);
+        if (p->owns_colsum)
+            free(p->colsum);
+        if (p->owns_data)
+            free(p->data);
+        if (p->owns_wide)
+            free(p->wide);
         free(p);
     }
 }

@@ -247,3 +247,10 @@ void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32
     default: break;
     }
 }
+
+void nn_widen_i8_avx2(const int8_t *src, int16_t *dst, size_t n)
+{
+    for (size_t i = 0; i < n; i += 16)
+        _mm256_storeu_si256((__m256i *)(dst + i),
+                            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src + i))));
+}

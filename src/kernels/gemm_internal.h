@@ -184,4 +184,8 @@ void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a,
 #define NN_QGEMM_MR_NEON 4
 #define NN_QGEMM_MR_NEONDOT 4
 
+/* dst[i] = src[i] for i < n (a multiple of 64): the int16 copy of packed
+ * B that the AVX2 int8 kernel reads (q_wide_b), made at packing time. */
+void nn_widen_i8_avx2(const int8_t *src, int16_t *dst, size_t n);
+
 #endif

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 
+#include "kernels/blob.h"
 #include "kernels/elementwise.h"
 #include "kernels/quant.h"
 #include "ops/elementwise_util.h"
@@ -103,6 +104,13 @@ static void quant_params(const binary_spec *s, const nn_op_call *c, int32_t fuse
                        o->zero_point, lo, hi);
 }
 
+/* The result for every pair of 8-bit inputs; the memory may be a blob of
+ * the compilation cache (kernels/blob.h). */
+typedef struct pair_table {
+    uint8_t *table;
+    bool owned;
+} pair_table;
+
 /* Quant8 operations get their pair table here, when the fuse code is a
  * constant (it nearly always is). */
 static int binary_plan(nn_op_call *c, void **state)
@@ -114,19 +122,27 @@ static int binary_plan(nn_op_call *c, void **state)
     if (s->has_fuse && c->in[2]->data == NULL)
         return ANEURALNETWORKS_NO_ERROR;
     int32_t fuse = s->has_fuse ? nn_scalar_i32(c->in[2]) : ANEURALNETWORKS_FUSED_NONE;
-    uint8_t *table = malloc(NN_EW_PAIR_TABLE_SIZE);
-    if (table == NULL)
+    pair_table *t = malloc(sizeof *t);
+    bool filled;
+    if (t == NULL || (t->table = nn_blob_acquire(NN_EW_PAIR_TABLE_SIZE, &filled, &t->owned)) == NULL) {
+        free(t);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
-    nn_ew_qparams p;
-    quant_params(s, c, fuse, &p);
-    nn_ew_q8_pair_table(s->op, c->out[0]->type == QA8S, &p, table);
-    *state = table;
+    }
+    if (!filled) {
+        nn_ew_qparams p;
+        quant_params(s, c, fuse, &p);
+        nn_ew_q8_pair_table(s->op, c->out[0]->type == QA8S, &p, t->table);
+    }
+    *state = t;
     return ANEURALNETWORKS_NO_ERROR;
 }
 
 static void binary_release(void *state)
 {
-    free(state);
+    pair_table *t = state;
+    if (t->owned)
+        free(t->table);
+    free(t);
 }
 
 static int binary_execute(nn_op_call *c)
@@ -160,7 +176,8 @@ static int binary_execute(nn_op_call *c)
     case QA8:
     case QA8S:
         if (c->state != NULL) {
-            nn_ew_run(&g, nn_ew_q8_table_row(), c->state, a->data, 1, b->data, 1, o->data, 1);
+            const pair_table *t = c->state;
+            nn_ew_run(&g, nn_ew_q8_table_row(), t->table, a->data, 1, b->data, 1, o->data, 1);
         } else {
             nn_ew_qparams p;
             quant_params(s, c, fuse, &p);

@@ -1,0 +1,844 @@
+/* Compilation caching on disk: see cache.h for the entry format. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compile/cache.h"
+#include "kernels/blob.h"
+#include "kernels/isa.h"
+#include "util/threadpool.h"
+
+#ifndef NN_LIBRARY_VERSION
+#define NN_LIBRARY_VERSION "unversioned"
+#endif
+
+#define NN_CACHE_BYTE_ORDER 0x01020304u
+static const char cache_magic[8] = {'N', 'N', 'L', 'X', 'C', 'A', 'C', 'H'};
+
+/* ------------------------------------------------------------------ hash */
+
+/*
+ * A fast 128-bit hash, fast enough that hashing every constant of a model on
+ * each cached compilation costs little next to loading it: eight 64-bit
+ * lanes, each taking one word of a 64-byte block as the product of its keyed
+ * halves plus the raw word four lanes away (so that no bit of the input is
+ * lost when a half is zero), scrambled every 1 KiB, folded by 128-bit
+ * products at the end. The lanes map onto vector registers: on x86-64 with
+ * AVX2 the blocks run four lanes per instruction, with the same result. It is no defence against someone who can write the cache
+ * directory (who could write any packed weights anyway): it keeps stale and
+ * accidentally colliding entries from ever being used.
+ */
+static const uint64_t lane_key[8] = {0xe220a8397b1dcdafull, 0x6e789e6aa1b965f4ull,
+                                     0x06c45d188009454full, 0xf88bb8a8724c81ecull,
+                                     0x1b39896a51a8749bull, 0x53cb9f0c747ea2eaull,
+                                     0x2c829abe1f4532e1ull, 0xc584133ac916ab3cull};
+static const uint64_t scramble_key[8] = {0x3ee5789041c98ac3ull, 0xf3b8488c368cb0a6ull,
+                                         0x657eecdd3cb13d09ull, 0xc2d326e0055bdef6ull,
+                                         0x8621a03fe0bbdb7bull, 0x8e1f7555983aa92full,
+                                         0xb54e0f1600cc4d19ull, 0x84bb3f97971d80abull};
+static const uint64_t fold_key[8] = {0x7d29825c75521255ull, 0xc3cf17102b7f7f86ull,
+                                     0x3466e9a083914f64ull, 0xd81a8d2b5a4485acull,
+                                     0xdb01602b100b9ed7ull, 0xa9038a921825f10dull,
+                                     0xedf5f1d90dca2f6aull, 0x54496ad67bd2634cull};
+
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void hash_block(uint64_t acc[8], const uint8_t *p)
+{
+    uint64_t word[8];
+    for (int i = 0; i < 8; i++)
+        word[i] = load64(p + 8 * i);
+    for (int i = 0; i < 8; i++) {
+        uint64_t v = word[i] ^ lane_key[i];
+        acc[i] += (v & 0xffffffffu) * (v >> 32) + word[i ^ 4];
+    }
+}
+
+static inline void hash_scramble(uint64_t acc[8])
+{
+    for (int i = 0; i < 8; i++) {
+        uint64_t a = acc[i] ^ (acc[i] >> 47) ^ scramble_key[i];
+        acc[i] = a * 0x9e3779b1u;
+    }
+}
+
+/* Blocks [0, n) in groups of 16 followed by a scramble, starting `done`
+ * blocks into a group; returns the blocks into the last group. */
+static uint32_t hash_blocks_c(uint64_t acc[8], const uint8_t *p, size_t n, uint32_t done)
+{
+    for (size_t b = 0; b < n; b++) {
+        hash_block(acc, p + 64 * b);
+        if (++done == 16) {
+            hash_scramble(acc);
+            done = 0;
+        }
+    }
+    return done;
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/* (x & 0xffffffff) * (x >> 32) per 64-bit lane is one vpmuludq; a 64-bit
+ * product by the 32-bit scramble constant is vpmuludq of both halves. */
+__attribute__((target("avx2"))) static inline __m256i scramble_avx2(__m256i a, __m256i key)
+{
+    a = _mm256_xor_si256(_mm256_xor_si256(a, _mm256_srli_epi64(a, 47)), key);
+    const __m256i prime = _mm256_set1_epi64x(0x9e3779b1u);
+    __m256i lo = _mm256_mul_epu32(a, prime);
+    __m256i hi = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), prime);
+    return _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 32));
+}
+
+__attribute__((target("avx2"))) static uint32_t hash_blocks_avx2(uint64_t acc[8], const uint8_t *p,
+                                                                 size_t n, uint32_t done)
+{
+    __m256i a0 = _mm256_loadu_si256((const __m256i *)acc);
+    __m256i a1 = _mm256_loadu_si256((const __m256i *)(acc + 4));
+    const __m256i k0 = _mm256_loadu_si256((const __m256i *)lane_key);
+    const __m256i k1 = _mm256_loadu_si256((const __m256i *)(lane_key + 4));
+    for (size_t b = 0; b < n; b++) {
+        __m256i w0 = _mm256_loadu_si256((const __m256i *)(p + 64 * b));
+        __m256i w1 = _mm256_loadu_si256((const __m256i *)(p + 64 * b + 32));
+        __m256i v0 = _mm256_xor_si256(w0, k0), v1 = _mm256_xor_si256(w1, k1);
+        a0 = _mm256_add_epi64(a0, _mm256_add_epi64(_mm256_mul_epu32(v0, _mm256_srli_epi64(v0, 32)), w1));
+        a1 = _mm256_add_epi64(a1, _mm256_add_epi64(_mm256_mul_epu32(v1, _mm256_srli_epi64(v1, 32)), w0));
+        if (++done == 16) {
+            a0 = scramble_avx2(a0, _mm256_loadu_si256((const __m256i *)scramble_key));
+            a1 = scramble_avx2(a1, _mm256_loadu_si256((const __m256i *)(scramble_key + 4)));
+            done = 0;
+        }
+    }
+    _mm256_storeu_si256((__m256i *)acc, a0);
+    _mm256_storeu_si256((__m256i *)(acc + 4), a1);
+    return done;
+}
+#endif
+
+static inline uint64_t fold128(uint64_t a, uint64_t b)
+{
+    unsigned __int128 p = (unsigned __int128)a * b;
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
+}
+
+static inline uint64_t avalanche(uint64_t h)
+{
+    h ^= h >> 37;
+    h *= 0x165667919e3779f9ull;
+    h ^= h >> 32;
+    return h;
+}
+
+void nn_hash_init(nn_hasher *h, uint64_t seed)
+{
+    memset(h, 0, sizeof *h);
+    for (int i = 0; i < 8; i++)
+        h->acc[i] = lane_key[(i + 3) & 7] ^ (seed * (uint64_t)(2 * i + 1));
+}
+
+static void hash_blocks(nn_hasher *h, const uint8_t *p, size_t n_blocks)
+{
+#if defined(__x86_64__)
+    nn_isa isa = nn_isa_current();
+    if (n_blocks >= 4 && (isa == NN_ISA_AVX2 || isa == NN_ISA_AVX512)) {
+        h->blocks = hash_blocks_avx2(h->acc, p, n_blocks, h->blocks);
+        return;
+    }
+#endif
+    h->blocks = hash_blocks_c(h->acc, p, n_blocks, h->blocks);
+}
+
+void nn_hash_update(nn_hasher *h, const void *data, size_t bytes)
+{
+    if (bytes == 0)
+        return; /* data may then be NULL (an empty list) */
+    const uint8_t *p = data;
+    h->total += bytes;
+    if (h->fill) {
+        size_t take = 64 - h->fill < bytes ? 64 - h->fill : bytes;
+        memcpy(h->buf + h->fill, p, take);
+        h->fill += take;
+        p += take;
+        bytes -= take;
+        if (h->fill < 64)
+            return;
+        hash_blocks(h, h->buf, 1);
+        h->fill = 0;
+    }
+    hash_blocks(h, p, bytes / 64);
+    p += bytes / 64 * 64;
+    bytes %= 64;
+    memcpy(h->buf, p, bytes);
+    h->fill = bytes;
+}
+
+void nn_hash_final(nn_hasher *h, uint8_t out[NN_CACHE_HASH_BYTES])
+{
+    /* The tail is padded with zeros and the length folded in, so inputs
+     * that differ only by trailing zeros differ. */
+    memset(h->buf + h->fill, 0, 64 - h->fill);
+    hash_block(h->acc, h->buf);
+    hash_scramble(h->acc);
+    uint64_t lo = h->total * 0x9e3779b97f4a7c15ull, hi = ~h->total * 0xc2b2ae3d27d4eb4full;
+    for (int i = 0; i < 8; i += 2) {
+        lo += fold128(h->acc[i] ^ fold_key[i], h->acc[i + 1] ^ fold_key[i + 1]);
+        hi += fold128(h->acc[i] ^ fold_key[(i + 3) & 7], h->acc[i + 1] ^ fold_key[(i + 6) & 7]);
+    }
+    lo = avalanche(lo);
+    hi = avalanche(hi ^ lo);
+    memcpy(out, &lo, 8);
+    memcpy(out + 8, &hi, 8);
+}
+
+static void hash_u32(nn_hasher *h, uint32_t v) { nn_hash_update(h, &v, sizeof v); }
+
+/* Large buffers (weights, packed weights) are hashed as a tree: fixed-size
+ * chunks hashed on the thread pool, then their digests in order. The
+ * chunking does not depend on the number of threads, so neither does the
+ * result. */
+#define TREE_MIN_BYTES ((size_t)1 << 20)
+#define TREE_CHUNK ((size_t)1 << 18)
+
+typedef struct tree_job {
+    const uint8_t *data;
+    size_t bytes;
+    uint8_t *digests;
+} tree_job;
+
+static void hash_chunks(void *arg, size_t begin, size_t end)
+{
+    const tree_job *job = arg;
+    for (size_t i = begin; i < end; i++) {
+        size_t at = i * TREE_CHUNK, n = job->bytes - at < TREE_CHUNK ? job->bytes - at : TREE_CHUNK;
+        nn_hasher h;
+        nn_hash_init(&h, i);
+        nn_hash_update(&h, job->data + at, n);
+        nn_hash_final(&h, job->digests + i * NN_CACHE_HASH_BYTES);
+    }
+}
+
+/* Feeds data into h, as a tree when it is large. OUT_OF_MEMORY or NO_ERROR. */
+static int hash_large(nn_hasher *h, const void *data, size_t bytes)
+{
+    uint64_t length = bytes;
+    nn_hash_update(h, &length, sizeof length);
+    if (bytes < TREE_MIN_BYTES) {
+        nn_hash_update(h, data, bytes);
+        return ANEURALNETWORKS_NO_ERROR;
+    }
+    size_t chunks = (bytes + TREE_CHUNK - 1) / TREE_CHUNK;
+    tree_job job = {data, bytes, malloc(chunks * NN_CACHE_HASH_BYTES)};
+    if (job.digests == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    nn_parallel_for(chunks, 1, hash_chunks, &job);
+    nn_hash_update(h, job.digests, chunks * NN_CACHE_HASH_BYTES);
+    free(job.digests);
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+/* ------------------------------------------------------------ model hash */
+
+typedef struct model_set {
+    const ANeuralNetworksModel **items;
+    uint32_t n, cap;
+} model_set;
+
+static int model_set_index(const model_set *s, const ANeuralNetworksModel *m)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->items[i] == m)
+            return (int)i;
+    return -1;
+}
+
+/* Everything of an operand that can change what is computed or how. A
+ * referenced model is named by its position in the order of first use,
+ * and hashed itself once. */
+static int hash_operand(nn_hasher *h, const nn_operand *o, model_set *set)
+{
+    hash_u32(h, (uint32_t)o->type);
+    hash_u32(h, o->rank);
+    nn_hash_update(h, o->dims, o->rank * sizeof *o->dims);
+    nn_hash_update(h, &o->scale, sizeof o->scale);
+    hash_u32(h, (uint32_t)o->zero_point);
+    hash_u32(h, (uint32_t)o->lifetime);
+    hash_u32(h, o->has_channel_quant);
+    if (o->has_channel_quant) {
+        hash_u32(h, o->channel_quant.channel_dim);
+        hash_u32(h, o->channel_quant.scale_count);
+        nn_hash_update(h, o->channel_quant.scales,
+                       o->channel_quant.scale_count * sizeof *o->channel_quant.scales);
+    }
+    if (o->lifetime == NN_LIFETIME_CONSTANT) {
+        int rc = hash_large(h, o->value, o->value ? o->length : 0);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
+    } else if (o->lifetime == NN_LIFETIME_SUBGRAPH) {
+        int k = model_set_index(set, o->subgraph);
+        if (k < 0) {
+            if (set->n == set->cap) {
+                uint32_t cap = set->cap ? set->cap * 2 : 8;
+                const ANeuralNetworksModel **items = realloc(set->items, cap * sizeof *items);
+                if (items == NULL)
+                    return ANEURALNETWORKS_OUT_OF_MEMORY;
+                set->items = items;
+                set->cap = cap;
+            }
+            k = (int)set->n;
+            set->items[set->n++] = o->subgraph;
+        }
+        hash_u32(h, (uint32_t)k);
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+static int hash_model(nn_hasher *h, const ANeuralNetworksModel *m, model_set *set)
+{
+    hash_u32(h, m->n_operands);
+    for (uint32_t i = 0; i < m->n_operands; i++) {
+        int rc = hash_operand(h, &m->operands[i], set);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
+    }
+    hash_u32(h, m->n_operations);
+    for (uint32_t i = 0; i < m->n_operations; i++) {
+        const nn_operation *op = &m->operations[i];
+        hash_u32(h, (uint32_t)op->type);
+        hash_u32(h, op->n_in);
+        nn_hash_update(h, op->in, op->n_in * sizeof *op->in);
+        hash_u32(h, op->n_out);
+        nn_hash_update(h, op->out, op->n_out * sizeof *op->out);
+    }
+    hash_u32(h, m->n_inputs);
+    nn_hash_update(h, m->inputs, m->n_inputs * sizeof *m->inputs);
+    hash_u32(h, m->n_outputs);
+    nn_hash_update(h, m->outputs, m->n_outputs * sizeof *m->outputs);
+    hash_u32(h, m->relaxed);
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+int nn_cache_model_hash(const ANeuralNetworksCompilation *c, uint8_t out[NN_CACHE_HASH_BYTES])
+{
+    nn_hasher h;
+    nn_hash_init(&h, 0x6e6e6170692d6c78ull);
+    model_set set = {0};
+    set.items = malloc(8 * sizeof *set.items);
+    if (set.items == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    set.cap = 8;
+    set.items[set.n++] = c->model;
+    int rc = ANEURALNETWORKS_NO_ERROR;
+    /* The set grows while it is walked: every model is hashed once, in the
+     * order of first reference. */
+    for (uint32_t k = 0; k < set.n && rc == ANEURALNETWORKS_NO_ERROR; k++)
+        rc = hash_model(&h, set.items[k], &set);
+    free(set.items);
+    /* Only CPU plans are cached (a partitioned compilation is not): the
+     * device list does not change them. */
+    hash_u32(&h, (uint32_t)c->preference);
+    nn_hash_final(&h, out);
+    return rc;
+}
+
+/* --------------------------------------------------------- entry format */
+
+
+#define HEADER_SPAN NN_CACHE_HEADER_SPAN
+
+static pthread_once_t library_once = PTHREAD_ONCE_INIT;
+static char library_id[96];
+
+typedef struct build_id_search {
+    uintptr_t address;
+    char *out;
+    size_t out_size;
+} build_id_search;
+
+/* The GNU build id of the object this code is linked into (the shared
+ * library, or the program that linked the static one): any change to the
+ * code, packings included, changes it. */
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    build_id_search *s = arg;
+    bool contains = false;
+    for (int i = 0; i < info->dlpi_phnum && !contains; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        contains = ph->p_type == PT_LOAD && s->address >= start && s->address - start < ph->p_memsz;
+    }
+    if (!contains)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+        size_t left = ph->p_memsz;
+        while (left >= sizeof(ElfW(Nhdr))) {
+            const ElfW(Nhdr) *note = (const ElfW(Nhdr) *)p;
+            size_t name = (note->n_namesz + 3u) & ~3u, desc = (note->n_descsz + 3u) & ~3u;
+            if (sizeof *note + name + desc > left)
+                break;
+            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
+                memcmp(p + sizeof *note, "GNU", 4) == 0) {
+                const uint8_t *id = p + sizeof *note + name;
+                size_t used = strlen(s->out);
+                for (uint32_t b = 0; b < note->n_descsz && used + 3 < s->out_size; b++, used += 2)
+                    snprintf(s->out + used, s->out_size - used, "%02x", id[b]);
+                return 1;
+            }
+            p += sizeof *note + name + desc;
+            left -= sizeof *note + name + desc;
+        }
+    }
+    return 1;
+}
+
+static void library_init(void)
+{
+    snprintf(library_id, sizeof library_id, "%s ", NN_LIBRARY_VERSION);
+    build_id_search s = {(uintptr_t)&library_init, library_id, sizeof library_id};
+    dl_iterate_phdr(find_build_id, &s);
+}
+
+static void header_identity(cache_header *hd, const uint8_t *token, const uint8_t *model_hash)
+{
+    pthread_once(&library_once, library_init);
+    memcpy(hd->magic, cache_magic, sizeof hd->magic);
+    hd->format = NN_CACHE_FORMAT;
+    hd->header_bytes = sizeof *hd;
+    memset(hd->library, 0, sizeof hd->library);
+    memcpy(hd->library, library_id, strlen(library_id));
+    hd->isa = (uint32_t)nn_isa_current();
+    hd->byte_order = NN_CACHE_BYTE_ORDER;
+    hd->pointer_bytes = sizeof(void *);
+    memcpy(hd->token, token, sizeof hd->token);
+    memcpy(hd->model_hash, model_hash, sizeof hd->model_hash);
+}
+
+static void hash_bytes(const void *data, size_t bytes, uint64_t seed, uint8_t out[NN_CACHE_HASH_BYTES])
+{
+    nn_hasher h;
+    nn_hash_init(&h, seed);
+    nn_hash_update(&h, data, bytes);
+    nn_hash_final(&h, out);
+}
+
+#define SEED_HEADER 0x68656164u
+#define SEED_PAYLOAD 0x7061796cu
+
+void nn_cache_seal_header(cache_header *hd)
+{
+    hash_bytes(hd, offsetof(cache_header, header_hash), SEED_HEADER, hd->header_hash);
+}
+
+char *nn_cache_entry_path(const char *dir, const uint8_t *token)
+{
+    size_t len = strlen(dir);
+    char *path = malloc(len + 1 + 12 + 2 * ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN + 7);
+    if (path == NULL)
+        return NULL;
+    char *p = path + sprintf(path, "%s/nnapi-linux-", dir);
+    for (int i = 0; i < ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN; i++)
+        p += sprintf(p, "%02x", token[i]);
+    strcpy(p, ".cache");
+    return path;
+}
+
+typedef struct recorded_blob {
+    cache_blob key;
+    void *data;
+} recorded_blob;
+
+/* The hash of the blob table and of each blob (from the image, or from the
+ * recorded blobs when rec is not NULL); the padding between blobs is never
+ * read, so it is not covered. */
+static int hash_payload(const cache_blob *table, uint32_t n, const uint8_t *image,
+                        const recorded_blob *rec, uint8_t out[NN_CACHE_HASH_BYTES])
+{
+    nn_hasher h;
+    nn_hash_init(&h, SEED_PAYLOAD);
+    nn_hash_update(&h, table, (size_t)n * sizeof *table);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *data = rec ? (const uint8_t *)rec[i].data : image + table[i].offset;
+        int rc = hash_large(&h, data, table[i].bytes);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
+    }
+    nn_hash_final(&h, out);
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+/* Whether the table of n blobs and the blobs lie inside the image. */
+static bool blobs_inside(const uint8_t *image, size_t bytes, uint32_t n)
+{
+    if (bytes < HEADER_SPAN || n > (bytes - HEADER_SPAN) / sizeof(cache_blob))
+        return false;
+    const cache_blob *t = (const cache_blob *)(image + HEADER_SPAN);
+    size_t data_start = HEADER_SPAN + (size_t)n * sizeof(cache_blob);
+    for (uint32_t i = 0; i < n; i++)
+        if (t[i].offset % NN_CACHE_ALIGN != 0 || t[i].offset < data_start ||
+            t[i].offset > bytes || t[i].bytes > bytes - t[i].offset)
+            return false;
+    return true;
+}
+
+void nn_cache_forge_identity(uint8_t *image, size_t bytes, const uint8_t *token,
+                             const uint8_t *model_hash, bool fix_payload_hash)
+{
+    if (bytes < sizeof(cache_header))
+        return;
+    cache_header hd;
+    memcpy(&hd, image, sizeof hd);
+    header_identity(&hd, token, model_hash);
+    if (fix_payload_hash) {
+        hd.file_bytes = bytes;
+        if (blobs_inside(image, bytes, hd.n_blobs))
+            hash_payload((const cache_blob *)(image + HEADER_SPAN), hd.n_blobs, image, NULL,
+                         hd.payload_hash);
+    }
+    nn_cache_seal_header(&hd);
+    memcpy(image, &hd, sizeof hd);
+}
+
+/* ------------------------------------------------------------- the store */
+
+
+struct nn_cache {
+    atomic_uint refs;
+    /* hit: the mapped entry and its table */
+    const uint8_t *map;
+    size_t map_bytes;
+    const cache_blob *table;
+    uint32_t n_table;
+    uint32_t cursor;          /* blobs are asked for in the order they were written */
+    uint32_t mismatches;
+    /* miss: blobs to write, owned */
+    recorded_blob *recorded;
+    uint32_t n_recorded, cap_recorded;
+    bool recording;
+    /* the step whose plan hook runs */
+    uint32_t subplan, op_index, seq;
+};
+
+/* The store of the compilation whose plan this thread builds. */
+static _Thread_local nn_cache *building;
+
+void nn_blob_step(uint32_t subplan, uint32_t op_index)
+{
+    nn_cache *s = building;
+    if (s == NULL)
+        return;
+    s->subplan = subplan;
+    s->op_index = op_index;
+    s->seq = 0;
+}
+
+static void *aligned_bytes(size_t bytes)
+{
+    size_t rounded = (bytes + NN_CACHE_ALIGN - 1) & ~(size_t)(NN_CACHE_ALIGN - 1);
+    if (rounded < bytes)
+        return NULL;
+    return aligned_alloc(NN_CACHE_ALIGN, rounded ? rounded : NN_CACHE_ALIGN);
+}
+
+void *nn_blob_acquire(size_t bytes, bool *filled, bool *owned)
+{
+    *filled = false;
+    *owned = true;
+    nn_cache *s = building;
+    if (s == NULL || bytes == 0)
+        return aligned_bytes(bytes);
+    cache_blob key = {.subplan = s->subplan, .op_index = s->op_index, .seq = s->seq++,
+                      .bytes = bytes};
+    if (!s->recording) {
+        if (s->cursor < s->n_table) {
+            const cache_blob *b = &s->table[s->cursor];
+            if (b->subplan == key.subplan && b->op_index == key.op_index && b->seq == key.seq &&
+                b->bytes == key.bytes) {
+                s->cursor++;
+                *filled = true;
+                *owned = false;
+                return (void *)(s->map + b->offset);
+            }
+        }
+        /* Only a forged entry (its hashes check out) can get here: the
+         * packing is made again rather than trusted. */
+        s->mismatches++;
+        return aligned_bytes(bytes);
+    }
+    if (s->n_recorded == s->cap_recorded) {
+        uint32_t cap = s->cap_recorded ? s->cap_recorded * 2 : 64;
+        recorded_blob *r = realloc(s->recorded, cap * sizeof *r);
+        if (r == NULL)
+            return NULL;
+        s->recorded = r;
+        s->cap_recorded = cap;
+    }
+    void *data = aligned_bytes(bytes);
+    if (data == NULL)
+        return NULL;
+    s->recorded[s->n_recorded++] = (recorded_blob){key, data};
+    *owned = false;
+    return data;
+}
+
+bool nn_cache_is_hit(const nn_cache *s)
+{
+    return s != NULL && s->map != NULL;
+}
+
+void nn_cache_release(nn_cache *s)
+{
+    if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1)
+        return;
+    if (s->map)
+        munmap((void *)s->map, s->map_bytes);
+    for (uint32_t i = 0; i < s->n_recorded; i++)
+        free(s->recorded[i].data);
+    free(s->recorded);
+    free(s);
+}
+
+/* ------------------------------------------------------------ load, save */
+
+/* Checks an entry image: every offset and size is checked against the
+ * image before it is used. Returns NULL when it is usable, else why not. */
+static const char *check_entry(const uint8_t *image, size_t bytes, const cache_header *want,
+                               const cache_blob **table, uint32_t *n_blobs)
+{
+    if (bytes == 0)
+        return "empty";
+    if (bytes < HEADER_SPAN)
+        return "truncated header";
+    cache_header hd;
+    memcpy(&hd, image, sizeof hd);
+    if (memcmp(hd.magic, cache_magic, sizeof hd.magic) != 0)
+        return "not a cache entry (magic)";
+    uint8_t sum[NN_CACHE_HASH_BYTES];
+    hash_bytes(&hd, offsetof(cache_header, header_hash), SEED_HEADER, sum);
+    if (memcmp(sum, hd.header_hash, sizeof sum) != 0)
+        return "corrupt header";
+    if (hd.format != NN_CACHE_FORMAT || hd.header_bytes != sizeof hd)
+        return "another format version";
+    if (memcmp(hd.library, want->library, sizeof hd.library) != 0)
+        return "written by another library version";
+    if (hd.isa != want->isa || hd.byte_order != want->byte_order ||
+        hd.pointer_bytes != want->pointer_bytes)
+        return "written for another ISA";
+    if (memcmp(hd.token, want->token, sizeof hd.token) != 0)
+        return "another token";
+    if (memcmp(hd.model_hash, want->model_hash, sizeof hd.model_hash) != 0)
+        return "another model";
+    if (hd.file_bytes != bytes)
+        return "truncated or extended";
+    if (!blobs_inside(image, bytes, hd.n_blobs))
+        return "a blob outside the entry";
+    const cache_blob *t = (const cache_blob *)(image + HEADER_SPAN);
+    if (hash_payload(t, hd.n_blobs, image, NULL, sum) != ANEURALNETWORKS_NO_ERROR)
+        return "out of memory";
+    if (memcmp(sum, hd.payload_hash, sizeof sum) != 0)
+        return "corrupt payload";
+    *table = t;
+    *n_blobs = hd.n_blobs;
+    return NULL;
+}
+
+/* Maps the entry at path if it is usable; NULL (after a log line) if not. */
+static nn_cache *load_entry(const char *path, const cache_header *want)
+{
+    /* Non-blocking: a FIFO at the entry's name must not hang the open. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        if (errno != ENOENT)
+            nn_vlog("compilation cache: cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    const char *why = NULL;
+    const uint8_t *map = NULL;
+    size_t bytes = 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        why = "not a readable regular file";
+    } else if (st.st_size == 0) {
+        why = "empty";
+    } else if ((uint64_t)st.st_size > SIZE_MAX) {
+        why = "too large";
+    } else {
+        bytes = (size_t)st.st_size;
+        void *m = mmap(NULL, bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (m == MAP_FAILED)
+            why = "cannot be mapped";
+        else
+            map = m;
+    }
+    close(fd);
+    const cache_blob *table = NULL;
+    uint32_t n = 0;
+    if (why == NULL)
+        why = check_entry(map, bytes, want, &table, &n);
+    nn_cache *s = NULL;
+    if (why == NULL && (s = calloc(1, sizeof *s)) == NULL)
+        why = "out of memory";
+    if (why != NULL) {
+        nn_vlog("compilation cache: ignoring %s: %s", path, why);
+        if (map)
+            munmap((void *)map, bytes);
+        return NULL;
+    }
+    atomic_init(&s->refs, 1);
+    s->map = map;
+    s->map_bytes = bytes;
+    s->table = table;
+    s->n_table = n;
+    return s;
+}
+
+static bool write_all(int fd, const void *data, size_t bytes)
+{
+    const uint8_t *p = data;
+    while (bytes > 0) {
+        ssize_t w = write(fd, p, bytes);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        bytes -= (size_t)w;
+    }
+    return true;
+}
+
+static const uint8_t zeros[NN_CACHE_ALIGN];
+
+/* Writes the recorded blobs as the entry at path: to a temporary file of the
+ * same directory, synced, then renamed over the entry, so that readers and
+ * other writers only ever see a whole entry. */
+static void save_entry(const char *dir, const char *path, const nn_cache *s, cache_header *hd)
+{
+    size_t table_bytes = (size_t)s->n_recorded * sizeof(cache_blob);
+    cache_blob *table = malloc(table_bytes ? table_bytes : 1);
+    if (table == NULL) {
+        nn_vlog("compilation cache: not writing %s: out of memory", path);
+        return;
+    }
+    size_t offset = HEADER_SPAN + table_bytes;
+    for (uint32_t i = 0; i < s->n_recorded; i++) {
+        offset = (offset + NN_CACHE_ALIGN - 1) & ~(size_t)(NN_CACHE_ALIGN - 1);
+        table[i] = s->recorded[i].key;
+        table[i].offset = offset;
+        offset += table[i].bytes;
+    }
+    hd->n_blobs = s->n_recorded;
+    hd->file_bytes = offset;
+    if (hash_payload(table, s->n_recorded, NULL, s->recorded, hd->payload_hash) !=
+        ANEURALNETWORKS_NO_ERROR) {
+        free(table);
+        nn_vlog("compilation cache: not writing %s: out of memory", path);
+        return;
+    }
+    nn_cache_seal_header(hd);
+
+    size_t dlen = strlen(dir);
+    char *tmp = malloc(dlen + 32);
+    if (tmp == NULL) {
+        free(table);
+        nn_vlog("compilation cache: not writing %s: out of memory", path);
+        return;
+    }
+    snprintf(tmp, dlen + 32, "%s/.nnapi-linux-XXXXXX", dir);
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0) {
+        nn_vlog("compilation cache: cannot write in %s (%s): compiled without caching", dir,
+                strerror(errno));
+        free(tmp);
+        free(table);
+        return;
+    }
+    uint8_t head[HEADER_SPAN] = {0};
+    memcpy(head, hd, sizeof *hd);
+    bool ok = write_all(fd, head, sizeof head) && write_all(fd, table, table_bytes);
+    size_t at = HEADER_SPAN + table_bytes;
+    for (uint32_t i = 0; ok && i < s->n_recorded; i++) {
+        ok = write_all(fd, zeros, table[i].offset - at) &&
+             write_all(fd, s->recorded[i].data, table[i].bytes);
+        at = table[i].offset + table[i].bytes;
+    }
+    /* Entries are shared between users of the directory only as its
+     * permissions allow; the mode of mkostemp (0600) stays. */
+    ok = ok && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    if (ok && rename(tmp, path) != 0)
+        ok = false;
+    if (!ok) {
+        nn_vlog("compilation cache: cannot write %s (%s): compiled without caching", path,
+                strerror(errno));
+        unlink(tmp);
+    } else {
+        int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) {
+            fsync(dfd);
+            close(dfd);
+        }
+        nn_vlog("compilation cache: wrote %s (%u blobs, %zu bytes)", path, s->n_recorded, at);
+    }
+    free(tmp);
+    free(table);
+}
+
+int nn_cache_build_plan(const ANeuralNetworksCompilation *c, nn_plan **plan, nn_cache **cache)
+{
+    *cache = NULL;
+    uint8_t model_hash[NN_CACHE_HASH_BYTES];
+    int rc = nn_cache_model_hash(c, model_hash);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    char *path = nn_cache_entry_path(c->cache_dir, c->cache_token);
+    if (path == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    cache_header want = {0};
+    header_identity(&want, c->cache_token, model_hash);
+    nn_cache *s = load_entry(path, &want);
+    bool hit = s != NULL;
+    if (!hit) {
+        s = calloc(1, sizeof *s);
+        if (s == NULL) {
+            free(path);
+            return ANEURALNETWORKS_OUT_OF_MEMORY;
+        }
+        atomic_init(&s->refs, 1);
+        s->recording = true;
+    }
+    building = s;
+    rc = nn_plan_build(c->model, plan);
+    building = NULL;
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+        nn_cache_release(s);
+        free(path);
+        return rc;
+    }
+    if (hit && (s->mismatches || s->cursor != s->n_table))
+        nn_vlog("compilation cache: %s did not fit the plan (%u of %u blobs used, %u repacked)",
+                path, s->cursor, s->n_table, s->mismatches);
+    else if (hit)
+        nn_vlog("compilation cache: loaded %s (%u blobs)", path, s->n_table);
+    if (!hit)
+        save_entry(c->cache_dir, path, s, &want);
+    free(path);
+    *cache = s;
+    return ANEURALNETWORKS_NO_ERROR;
+}
