@@ -8,7 +8,14 @@
  * softmax node).
  *
  * Usage: bench_mobilenet [--runs N] [--threads T[,T...]] [--only SUBSTRING]
- *                        [--layers] [--cpu-time]
+ *                        [--layers] [--cpu-time] [--small FILE.tflite]
+ * The small-model case runs a real TFLite model (by default
+ * mobilenet_v1_0.25_224 float from tests/models) through the
+ * public API with nnapi-run's translator; ours only (TFLite + XNNPACK's
+ * figures for it come from tests/tflite/tflite_delegate_test). Every model
+ * prints its first compute after compiling against the steady median, the
+ * share of the machine's peak and, after the last thread count, the
+ * speed-up of each thread count over one thread.
  * The thread pool reads NNAPI_LINUX_THREADS once per process, so each thread
  * count runs in a child process started with it. --layers times every
  * convolution of the selected models as its own one-operation model instead.
@@ -35,6 +42,8 @@
 #if defined(__x86_64__)
 #include "peak.h"
 #endif
+#include "tflite.h"
+#include "translate.h"
 
 #ifdef NN_BENCH_XNNPACK
 #include <pthreadpool.h>
@@ -246,12 +255,25 @@ typedef struct {
     bool layers, cpu_time;
     const char *only;
     double peak[2]; /* one core's int8 and f32 GOP/s at the ISA in use; NaN: unknown */
+    const char *small; /* TFLite file of the small-model case */
+    int result_fd;     /* child: where its "label threads ms" records go; -1 none */
 } options;
 
 /* Percentage of the threads' peak for dtype d (int8 peak for uint8 too). */
 static double pct_peak(const options *o, dtype d, double gops)
 {
     return 100.0 * gops / (o->peak[d == D_F32 ? 1 : 0] * o->threads);
+}
+
+/* The child's record of one model's median, for the parent's speed-ups. */
+static void report_result(const options *o, const char *label, double ours, double theirs)
+{
+    if (o->result_fd < 0)
+        return;
+    char line[128];
+    int n = snprintf(line, sizeof line, "%s|%d|%.6f|%.6f\n", label, o->threads, ours, theirs);
+    if (n > 0 && write(o->result_fd, line, (size_t)n) != n)
+        perror("write");
 }
 
 static size_t tensor_bytes(const tensor_desc *t, dtype d)
@@ -262,7 +284,8 @@ static size_t tensor_bytes(const tensor_desc *t, dtype d)
 /* Times nodes [first, last) of g in dtype d: ours and XNNPACK alternately;
  * xnn_ms is NaN when XNNPACK is absent or could not build the graph. */
 static void time_range(const net *g, int first, int last, dtype d, weights *w, const options *o,
-                       double *ours_ms, double *xnn_ms, double best_ms[2], void *pool)
+                       double *ours_ms, double *xnn_ms, double best_ms[2], double first_ms[2],
+                       void *pool)
 {
     const tensor_desc *x = &g->t[g->nodes[first].in0], *y = &g->t[g->nodes[last - 1].out];
     size_t in_bytes = tensor_bytes(x, d), out_bytes = tensor_bytes(y, d);
@@ -298,6 +321,8 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
         double t1 = now();
         if (r >= 0)
             t_ours[r] = t1 - t0;
+        else if (r == -2)
+            first_ms[0] = (t1 - t0) * 1e3;
 #ifdef NN_BENCH_XNNPACK
         if (have_xnn) {
             t0 = now();
@@ -306,6 +331,8 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
             t1 = now();
             if (r >= 0)
                 t_xnn[r] = t1 - t0;
+            else if (r == -2)
+                first_ms[1] = (t1 - t0) * 1e3;
         }
 #endif
     }
@@ -324,6 +351,112 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
     free(in);
     free(out);
     free(xout);
+}
+
+/* ---- the small-model case: a real TFLite file through the public API ---- */
+
+static void run_small(const options *o)
+{
+    FILE *f = fopen(o->small, "rb");
+    if (!f) {
+        printf("small model %s: cannot open (pass --small FILE)\n", o->small);
+        return;
+    }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *data = malloc(size > 0 ? (size_t)size : 1);
+    if (!data || size <= 0 || fread(data, 1, (size_t)size, f) != (size_t)size) {
+        fprintf(stderr, "cannot read %s\n", o->small);
+        exit(1);
+    }
+    fclose(f);
+    tfl_model tm;
+    nr_translation tr;
+    char err[256];
+    if (tfl_parse(data, (size_t)size, &tm, err, sizeof err) ||
+        nr_translate(&tm, 0, 0, &tr, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", o->small, err);
+        exit(1);
+    }
+    double t0 = now();
+    ANeuralNetworksCompilation *comp;
+    ANeuralNetworksExecution *exec;
+    CHECK(ANeuralNetworksCompilation_create(tr.model, &comp));
+    CHECK(ANeuralNetworksCompilation_setPreference(comp, ANEURALNETWORKS_PREFER_SUSTAINED_SPEED));
+    CHECK(ANeuralNetworksCompilation_finish(comp));
+    double compile_ms = (now() - t0) * 1e3;
+    CHECK(ANeuralNetworksExecution_create(comp, &exec));
+    CHECK(ANeuralNetworksExecution_setReusable(exec, true));
+    void *bufs[16] = {0};
+    uint32_t nb = 0;
+    for (int io = 0; io < 2; io++) {
+        uint32_t count = io ? tr.n_outputs : tr.n_inputs;
+        for (uint32_t i = 0; i < count && nb < 16; i++) {
+            const tfl_tensor *t = io ? &tr.output_desc[i] : &tm.tensors[tr.input_tensor[i]];
+            size_t elems = 1;
+            for (uint32_t d = 0; d < t->rank; d++)
+                elems *= t->shape[d] > 0 ? (size_t)t->shape[d] : 1;
+            size_t bytes = elems * (t->type == TFL_FLOAT32 || t->type == TFL_INT32 ? 4 : 1);
+            float *b = calloc(elems, 4);
+            if (!b)
+                exit(1);
+            rng_state = 777;
+            if (!io && t->type == TFL_FLOAT32)
+                for (size_t e = 0; e < elems; e++)
+                    b[e] = rng_unit() * 2.0f - 1.0f;
+            bufs[nb++] = b;
+            if (io)
+                CHECK(ANeuralNetworksExecution_setOutput(exec, (int32_t)i, NULL, b, bytes));
+            else
+                CHECK(ANeuralNetworksExecution_setInput(exec, (int32_t)i, NULL, b, bytes));
+        }
+    }
+    /* Multiply-adds of the model's convolutions and fully connected layers. */
+    double macs = 0;
+    for (uint32_t i = 0; i < tm.n_ops; i++) {
+        const tfl_op *op = &tm.ops[i];
+        if ((op->code != TFL_OP_CONV_2D && op->code != TFL_OP_DEPTHWISE_CONV_2D &&
+             op->code != TFL_OP_FULLY_CONNECTED) || op->n_in < 2 || op->n_out < 1 || op->out[0] < 0)
+            continue;
+        const tfl_tensor *w = &tm.tensors[op->in[1]], *y = &tm.tensors[op->out[0]];
+        double out_elems = 1, taps = 1;
+        for (uint32_t d = 0; d < y->rank; d++)
+            out_elems *= y->shape[d];
+        /* Filter [cout, kh, kw, cin] (depthwise [1, kh, kw, cout]); FC [n, k]. */
+        for (uint32_t d = 1; d < w->rank; d++)
+            taps *= w->shape[d];
+        if (op->code == TFL_OP_DEPTHWISE_CONV_2D && w->rank == 4)
+            taps = (double)w->shape[1] * w->shape[2];
+        macs += out_elems * taps;
+    }
+    double *times = malloc((size_t)o->runs * sizeof *times);
+    if (!times)
+        exit(1);
+    double first = 0;
+    for (int r = -2; r < o->runs; r++) {
+        double a = now();
+        CHECK(ANeuralNetworksExecution_compute(exec));
+        double t = now() - a;
+        if (r == -2)
+            first = t * 1e3;
+        if (r >= 0)
+            times[r] = t;
+    }
+    double best, med = median(times, o->runs, &best) * 1e3;
+    double gops = 2.0 * macs / (med * 1e-3) * 1e-9;
+    printf("%-22s f32  %2d %8.3f %8s %6s %7.1f %5.1f %8.3f %6.2f   compile %.2f ms, best %.3f\n",
+           "mobilenet_v1_0.25_224", o->threads, med, "-", "-", gops, pct_peak(o, D_F32, gops), first,
+           first / med, compile_ms, best * 1e3);
+    report_result(o, "small f32", med, NAN);
+    free(times);
+    ANeuralNetworksExecution_free(exec);
+    ANeuralNetworksCompilation_free(comp);
+    for (uint32_t i = 0; i < nb; i++)
+        free(bufs[i]);
+    nr_translation_free(&tr);
+    tfl_free(&tm);
+    free(data);
 }
 
 static void run_child(const options *o)
@@ -356,20 +489,22 @@ static void run_child(const options *o)
                 total_macs += node_macs(g, n);
             }
             if (!o->layers) {
-                double ours, theirs, best[2];
-                time_range(g, 0, g->n_nodes, (dtype)d, w, o, &ours, &theirs, best, pool);
+                double ours, theirs, best[2], first[2] = {NAN, NAN};
+                time_range(g, 0, g->n_nodes, (dtype)d, w, o, &ours, &theirs, best, first, pool);
                 double gops = 2.0 * total_macs / (ours * 1e-3) * 1e-9;
-                printf("%-4s %-6s %7d %9.2f %9.2f %7.2f %7.1f %6.1f   %8.2f %8.2f %6.2f\n", g->name,
-                       dtype_names[d], o->threads, ours, theirs, ours / theirs, gops,
-                       pct_peak(o, (dtype)d, gops), best[0], best[1], best[0] / best[1]);
+                printf("%-22s %-6s %2d %8.3f %8.3f %6.2f %7.1f %5.1f %8.3f %6.2f   best %.3f %.3f %.2f\n",
+                       g->name, dtype_names[d], o->threads, ours, theirs, ours / theirs, gops,
+                       pct_peak(o, (dtype)d, gops), first[0], first[0] / ours, best[0], best[1],
+                       best[0] / best[1]);
+                report_result(o, label, ours, theirs);
             } else {
                 double sum[2][2] = {{0}}, macs[2] = {0};
                 for (int i = 0; i < g->n_nodes; i++) {
                     const node *n = &g->nodes[i];
                     if (n->kind != N_CONV && n->kind != N_DW)
                         continue;
-                    double ours, theirs, best[2], mac = node_macs(g, n);
-                    time_range(g, i, i + 1, (dtype)d, w, o, &ours, &theirs, best, pool);
+                    double ours, theirs, best[2], first[2], mac = node_macs(g, n);
+                    time_range(g, i, i + 1, (dtype)d, w, o, &ours, &theirs, best, first, pool);
                     const tensor_desc *x = &g->t[n->in0];
                     int cls = n->kind == N_DW ? 1 : (n->k == 1 ? 0 : -1);
                     if (cls >= 0) {
@@ -398,6 +533,8 @@ static void run_child(const options *o)
             free(w);
         }
     }
+    if (!o->layers && o->small && (!o->only || strstr("small f32", o->only)))
+        run_small(o);
 #ifdef NN_BENCH_XNNPACK
     if (pool)
         pthreadpool_destroy(pool);
@@ -465,7 +602,8 @@ static void print_header(const char *threads, const double peak[2], const char *
 
 int main(int argc, char **argv)
 {
-    options o = {.runs = 30, .threads = 0, .peak = {NAN, NAN}};
+    options o = {.runs = 30, .threads = 0, .peak = {NAN, NAN}, .small = NN_BENCH_SMALL_MODEL,
+                 .result_fd = -1};
     const char *threads = "1,2";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--runs") && i + 1 < argc)
@@ -478,14 +616,19 @@ int main(int argc, char **argv)
             o.layers = true;
         else if (!strcmp(argv[i], "--cpu-time"))
             o.cpu_time = true;
+        else if (!strcmp(argv[i], "--small") && i + 1 < argc)
+            o.small = argv[++i];
         else if (!strcmp(argv[i], "--child") && i + 1 < argc)
             o.threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--peaks") && i + 2 < argc) {
             o.peak[0] = atof(argv[++i]);
             o.peak[1] = atof(argv[++i]);
         }
+        else if (!strcmp(argv[i], "--result-fd") && i + 1 < argc)
+            o.result_fd = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--runs N] [--threads T[,T...]] [--only SUBSTRING] [--layers] [--cpu-time]\n",
+            fprintf(stderr, "usage: %s [--runs N] [--threads T[,T...]] [--only SUBSTRING] [--layers] "
+                            "[--cpu-time] [--small FILE.tflite]\n",
                     argv[0]);
             return 2;
         }
@@ -507,11 +650,20 @@ int main(int argc, char **argv)
     const char *method[2];
     measure_peaks(o.peak, method);
     print_header(threads, o.peak, method);
-    if (o.layers)
+    if (o.layers) {
         printf("model dtype  T   layer                          ours   XNNPACK  ratio   GOP/s  %%peak\n");
-    else
-        printf("model dtype  threads   ours ms   XNN ms   ratio   GOP/s  %%peak   best: ours      XNN  ratio\n");
+    } else {
+        printf("first = the first compute after compiling; f/s = first / steady median\n");
+        printf("model                  dtype   T  ours ms   XNN ms  ratio   GOP/s %%peak first ms    f/s\n");
+    }
     fflush(stdout);
+    int fds[2] = {-1, -1};
+    if (!o.layers && pipe(fds) != 0) {
+        perror("pipe");
+        return 1;
+    }
+    char results[8192] = "";
+    size_t results_len = 0;
     /* One child per thread count: the pool's size is fixed per process. */
     char *list = strdup(threads);
     if (!list)
@@ -529,7 +681,7 @@ int main(int argc, char **argv)
             char peaks[2][32];
             snprintf(peaks[0], sizeof peaks[0], "%.17g", o.peak[0]);
             snprintf(peaks[1], sizeof peaks[1], "%.17g", o.peak[1]);
-            char *args[16];
+            char *args[24];
             int n = 0;
             args[n++] = argv[0];
             args[n++] = "--child";
@@ -547,6 +699,15 @@ int main(int argc, char **argv)
             args[n++] = "--peaks";
             args[n++] = peaks[0];
             args[n++] = peaks[1];
+            char fd_arg[16];
+            if (fds[1] >= 0) {
+                close(fds[0]);
+                snprintf(fd_arg, sizeof fd_arg, "%d", fds[1]);
+                args[n++] = "--result-fd";
+                args[n++] = fd_arg;
+            }
+            args[n++] = "--small";
+            args[n++] = (char *)o.small;
             args[n] = NULL;
             execv("/proc/self/exe", args);
             perror("execv");
@@ -561,5 +722,33 @@ int main(int argc, char **argv)
         }
     }
     free(list);
+    if (fds[1] < 0)
+        return 0;
+    /* The children's records: speed-up of every thread count over one. */
+    close(fds[1]);
+    ssize_t got;
+    while (results_len + 1 < sizeof results &&
+           (got = read(fds[0], results + results_len, sizeof results - 1 - results_len)) > 0)
+        results_len += (size_t)got;
+    results[results_len] = 0;
+    close(fds[0]);
+    printf("speed-up over 1 thread (medians): model dtype threads ours XNNPACK\n");
+    for (char *line = strtok(results, "\n"); line; line = strtok(NULL, "\n")) {
+        char label[64];
+        int t;
+        double ours, theirs;
+        if (sscanf(line, "%63[^|]|%d|%lf|%lf", label, &t, &ours, &theirs) != 4 || t == 1)
+            continue;
+        /* The same label at one thread, found in the records before it. */
+        for (char *p = results; p < line; p += strlen(p) + 1) {
+            char l1[64];
+            int t1;
+            double o1, x1;
+            if (sscanf(p, "%63[^|]|%d|%lf|%lf", l1, &t1, &o1, &x1) == 4 && t1 == 1 &&
+                !strcmp(l1, label))
+                printf("  %-12s %d threads: ours %.2fx  XNNPACK %.2fx\n", label, t, o1 / ours,
+                       x1 / theirs);
+        }
+    }
     return 0;
 }

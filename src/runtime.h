@@ -286,6 +286,9 @@ int nn_run_subplan(nn_exec_ctx *ctx, const nn_subplan *sp, nn_tensor *inputs, nn
 /* Runs the main model of ctx->plan, on a thread with room for its nesting. */
 int nn_run_plan(nn_exec_ctx *ctx, nn_tensor *inputs, nn_tensor *outputs, bool *insufficient);
 void nn_exec_ctx_release(nn_exec_ctx *ctx);
+/* Before the first computation: the arena of ctx->plan (if any) allocated
+ * and its pages touched, the thread pool started. NO_ERROR or OUT_OF_MEMORY. */
+int nn_exec_ctx_warm(nn_exec_ctx *ctx);
 uint64_t nn_now_ns(void);
 
 /* ------------------------------------------------------------- execution */

@@ -40,6 +40,15 @@ NN_API int ANeuralNetworksExecution_create(ANeuralNetworksCompilation *c,
     e->duration_ns = UINT64_MAX;
     e->fenced_duration_ns = UINT64_MAX;
     e->ctx.plan = c->plan;
+    if (nn_exec_ctx_warm(&e->ctx) != ANEURALNETWORKS_NO_ERROR) {
+        nn_exec_ctx_release(&e->ctx);
+        free(e->inputs);
+        free(e->outputs);
+        free(e->result_shapes);
+        free(e->insufficient);
+        free(e);
+        return nn_fail(ANEURALNETWORKS_OUT_OF_MEMORY, "Execution_create: out of memory (arena)");
+    }
     pthread_mutex_init(&e->lock, NULL);
     *execution = e;
     return ANEURALNETWORKS_NO_ERROR;

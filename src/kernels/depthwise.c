@@ -280,6 +280,12 @@ int nn_depthwise_f32(const nn_dw_geom *g, const float *in, const float *filter,
 {
     dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .f = filter, .bias = bias, .lo = lo,
                 .hi = hi, .out = out};
+#if defined(NN_KERNELS_X86_64)
+    /* 8 channels or fewer would leave half of every 16-lane register idle;
+     * 8-lane registers run at the same rate per instruction. */
+    if (J.isa == &isa_avx512 && g->out_c <= 8)
+        J.isa = &isa_avx2;
+#endif
     void *expanded = NULL;
     if ((size_t)g->f_h * g->f_w > NN_DW_MAX_TAPS)
         J.isa = NULL;

@@ -114,19 +114,23 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 
 /* ---- run-time selection ---- */
 
-static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C, nn_sgemm_kernel_c, NN_QGEMM_MR_C, false,
-                                   nn_qgemm_kernel_c, nn_qgemm_fused_c, nn_sgemm_dot_c};
+static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C,     nn_sgemm_kernel_c, NULL, false,
+                                   NN_QGEMM_MR_C,     false,             nn_qgemm_kernel_c,
+                                   nn_qgemm_fused_c, nn_sgemm_dot_c};
 #if defined(NN_KERNELS_X86_64)
-static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NN_QGEMM_MR_AVX2, true,
-                                      nn_qgemm_kernel_avx2, nn_qgemm_fused_avx2, nn_sgemm_dot_c};
+static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2,     nn_sgemm_kernel_avx2, NULL, false,
+                                      NN_QGEMM_MR_AVX2,     true,  nn_qgemm_kernel_avx2,
+                                      nn_qgemm_fused_avx2, nn_sgemm_dot_c};
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
+                                        nn_sgemm_pack_a_avx512, true,
                                         NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
                                         nn_qgemm_fused_avx512, nn_sgemm_dot_avx512};
 #elif defined(NN_KERNELS_AARCH64)
 /* One float kernel for both levels; int8 by smlal on int16 B, or sdot. */
-static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NN_QGEMM_MR_NEON, true,
-                                      nn_qgemm_kernel_neon, nn_qgemm_fused_neon, nn_sgemm_dot_neon};
-static const nn_gemm_isa isa_neondot = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon,
+static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
+                                      NN_QGEMM_MR_NEON, true, nn_qgemm_kernel_neon,
+                                      nn_qgemm_fused_neon, nn_sgemm_dot_neon};
+static const nn_gemm_isa isa_neondot = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
                                          NN_QGEMM_MR_NEONDOT, false, nn_qgemm_kernel_neondot,
                                          nn_qgemm_fused_neondot, nn_sgemm_dot_neon};
 #endif
@@ -272,15 +276,50 @@ static void sgemm_task(void *arg, size_t begin, size_t end)
                              (k0 + kc >= k && J->clamp ? NN_GEMM_CLAMP : 0);
             for (size_t i0 = r0; i0 < r1; i0 += mr) {
                 size_t rows = r1 - i0 < mr ? r1 - i0 : mr;
+                const float *a = J->a + i0 * J->lda + k0;
+                size_t lda = J->lda;
+                unsigned kflags = flags;
+                /* The micro-panel, reused for every panel of the task, packed
+                 * once (when the ISA's kernel takes it packed). */
+                _Alignas(64) float apack[NN_GEMM_MAX_MR * KC];
+                /* Packing costs a fraction of one panel's product: worth it
+                 * where the rows' stride (a multiple of 2 KiB) maps them
+                 * onto few L1 sets, or for long rows reused by a few panels;
+                 * short rows (k < 64) run as fast in place. */
+                if (J->isa->s_pack_a && p1 > p0 + 1 &&
+                    (lda % 512 == 0 || (kc >= 64 && p1 - p0 >= 4))) {
+                    J->isa->s_pack_a(rows, kc, a, lda, apack);
+                    a = apack;
+                    lda = 0;
+                    kflags |= NN_GEMM_PACKED_A;
+                }
+                /* The next micro-panel's rows of A and C are requested now:
+                 * without it, layers whose activations come from memory
+                 * wait on every new line. */
+                if (i0 + mr < r1) {
+                    size_t next = r1 - (i0 + mr) < mr ? r1 - (i0 + mr) : mr;
+                    for (size_t i = 0; i < next; i++) {
+                        const float *an = J->a + (i0 + mr + i) * J->lda + k0;
+                        for (size_t p = 0; p < kc; p += 16)
+                            __builtin_prefetch(an + p);
+                        if (k0 + kc >= k) {
+                            float *cn = J->c + (i0 + mr + i) * J->ldc + p0 * NR;
+                            size_t cend = (p1 < J->bp->panels ? p1 * NR : n) - p0 * NR;
+                            for (size_t j = 0; j < cend; j += 16)
+                                __builtin_prefetch(cn + j, 1);
+                        }
+                    }
+                }
                 for (size_t pn = p0; pn < p1; pn++) {
                     size_t j0 = pn * NR;
                     size_t cols = n - j0 < NR ? n - j0 : NR;
                     const float *b = J->bp->data + pn * k * NR + k0 * NR;
-                    const float *a = J->a + i0 * J->lda + k0;
                     float *c = J->c + i0 * J->ldc + j0;
-                    if (cols == NR) {
-                        J->isa->skernel(rows, kc, a, J->lda, b, c, J->ldc,
-                                        J->bias ? J->bias + j0 : NULL, flags, J->lo, J->hi);
+                    if (cols == NR || J->isa->s_cols) {
+                        J->isa->skernel(rows, kc, a, lda, b, c, J->ldc,
+                                        J->bias ? J->bias + j0 : NULL,
+                                        kflags | (cols < NR ? NN_GEMM_COLS(cols) : 0), J->lo,
+                                        J->hi);
                         continue;
                     }
                     /* Partial panel: go through a full-width tile. */
@@ -292,7 +331,7 @@ static void sgemm_task(void *arg, size_t begin, size_t end)
                                                    : 0.0f;
                     for (size_t j = 0; j < NR; j++)
                         bias[j] = J->bias && j < cols ? J->bias[j0 + j] : 0.0f;
-                    J->isa->skernel(rows, kc, a, J->lda, b, tile, NR, bias, flags, J->lo, J->hi);
+                    J->isa->skernel(rows, kc, a, lda, b, tile, NR, bias, kflags, J->lo, J->hi);
                     for (size_t i = 0; i < rows; i++)
                         memcpy(c + i * J->ldc, tile + i * NR, cols * sizeof(float));
                 }

@@ -30,6 +30,15 @@
 /* Flags of the float kernel. */
 #define NN_GEMM_ACCUMULATE 1u /* start from C instead of bias (or zero) */
 #define NN_GEMM_CLAMP 2u      /* clamp the result to [lo, hi] */
+/* A is packed: element (i, p) at a[p * s_mr + i], lda unused. Only for
+ * ISAs whose table has s_pack_a (their rows would otherwise map to few L1
+ * sets when lda is a large power of two, and need more pointers than there
+ * are general registers). */
+#define NN_GEMM_PACKED_A 4u
+/* Only the first n (1..15) columns of C and bias are read and written
+ * (the panel's other columns are zero); ISAs whose table sets s_cols. */
+#define NN_GEMM_COLS(n) ((unsigned)(n) << 8)
+#define NN_GEMM_COLS_OF(flags) (((flags) >> 8) & 15u)
 
 /* C[mr x 16] (row stride ldc) op= A[mr x kc] (stride lda) . panel[kc x 16];
  * bias (16 values) used when not accumulating, may be NULL. mr <= MR. */
@@ -109,6 +118,10 @@ typedef void (*nn_sgemm_dot_fn)(size_t m, size_t j0, size_t j1, size_t k, const 
 typedef struct nn_gemm_isa {
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
+    /* NULL, or packs A for skernel's NN_GEMM_PACKED_A: apack[p * s_mr + i]
+     * = a[i * lda + p] for i < rows, p < kc, zeros for rows up to s_mr. */
+    void (*s_pack_a)(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
+    bool s_cols;   /* skernel takes NN_GEMM_COLS */
     size_t q_mr;
     /* The int8 kernels' b: false, the int8 panel above; true, the same
      * panel with every byte widened to int16 (panel[g][j][t] as int16_t,
@@ -133,6 +146,7 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
 void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
                             float *c, size_t ldc, const float *bias, unsigned flags, float lo,
                             float hi);
+void nn_sgemm_pack_a_avx512(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
 void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                           int32_t *acc, bool init);
 void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/conv_direct.h"
 #include "kernels/depthwise.h"
 #include "kernels/fp16.h"
 #include "kernels/gemm.h"
@@ -279,6 +280,17 @@ static int plan_conv_kind(nn_op_call *c, void **state, int kind)
     int err = nn_conv_weights_build(c->in[0], f, b, c->out[0], groups, &w);
     if (err)
         return err;
+    conv_setup s;
+    bool known;
+    if (!w->quant && f->type == ANEURALNETWORKS_TENSOR_FLOAT32 &&
+        !conv_setup_of(c, kind, &s, &known) && known &&
+        nn_sconv_direct_fits(s.g.in_c, s.g.f_h, s.g.f_w, s.g.dil_h, s.g.dil_w, s.groups)) {
+        w->fdirect = nn_sconv_direct_pack(s.g.out_c, s.g.f_h, s.g.f_w, s.g.in_c, f->data, w->fbias);
+        if (!w->fdirect) {
+            nn_conv_weights_free(w);
+            return ANEURALNETWORKS_OUT_OF_MEMORY;
+        }
+    }
     *state = w;
     return ANEURALNETWORKS_NO_ERROR;
 }
@@ -327,7 +339,16 @@ static int conv_execute_kind(nn_op_call *c, int kind)
         nn_float_activation_range(s.p.act, &lo, &hi);
     }
     const size_t es = s.quant ? 1 : sizeof(float);
-    for (uint32_t grp = 0; grp < s.groups; grp++) {
+    /* Few input channels: the direct kernel, no im2col (conv_direct.h). */
+    bool direct_path = w->fdirect && nn_sconv_direct_fits(g->in_c, g->f_h, g->f_w, g->dil_h,
+                                                          g->dil_w, s.groups);
+    if (direct_path) {
+        nn_sconv_direct_geom dg = {g->n,     g->in_h,  g->in_w,  g->in_c,  g->out_h,
+                                   g->out_w, g->out_c, g->f_h,   g->f_w,   g->pad_t,
+                                   g->pad_l, g->stride_h, g->stride_w};
+        nn_sconv_direct(&dg, in, w->fdirect, lo, hi, out);
+    }
+    for (uint32_t grp = 0; !direct_path && grp < s.groups; grp++) {
         for (size_t r0 = 0; r0 < rows; r0 += s.direct ? rows : s.chunk) {
             size_t nr = s.direct ? rows : (rows - r0 < s.chunk ? rows - r0 : s.chunk);
             const void *a = (const uint8_t *)in + r0 * g->in_c * es;

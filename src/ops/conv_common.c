@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/conv_direct.h"
 #include "kernels/fp16.h"
 #include "kernels/quant.h"
 
@@ -442,6 +443,7 @@ void nn_conv_weights_free(nn_conv_weights *w)
     free(w->qbias);
     free(w->mult);
     free(w->shift);
+    nn_sconv_direct_free(w->fdirect);
     free(w);
 }
 

@@ -109,6 +109,7 @@ typedef struct nn_conv_weights {
     nn_qgemm_packed **qpack; /* quant: one per group */
     int32_t *qbias;          /* quant: Cout */
     int32_t *mult, *shift;   /* quant: Cout requantization */
+    struct nn_sconv_direct_weights *fdirect; /* float, few input channels: conv_direct.h */
 } nn_conv_weights;
 
 /* Builds weights for filter [Cout, fh, fw, Cg] split into groups (rows are

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/float_ops.h"
 #include "kernels/qops.h"
 #include "kernels/quant.h"
 #include "ops/conv_common.h"
@@ -138,6 +139,15 @@ static void pool_rows(void *arg, size_t begin, size_t end)
                     nn_q8_pool_max(&w, (uint8_t *)J->out + obase);
                 else
                     nn_q8_pool_avg(&w, (uint8_t *)J->out + obase);
+                continue;
+            }
+            if (cnt > 0) { /* float: the vector kernel (kernels/float_ops.h) */
+                static const int kinds[] = {[POOL_AVG] = NN_POOL_F32_AVG,
+                                            [POOL_MAX] = NN_POOL_F32_MAX,
+                                            [POOL_L2] = NN_POOL_F32_L2};
+                nn_pool_f32_pixel(kinds[J->kind], (const float *)J->in + n * g->in_h * g->in_w * ch,
+                                  (size_t)g->in_w * ch, ch, (size_t)ys, (size_t)ye, (size_t)xs,
+                                  (size_t)xe, J->lo, J->hi, (float *)J->out + obase);
                 continue;
             }
             for (size_t c0 = 0; c0 < ch; c0 += CB) {

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/float_ops.h"
 #include "kernels/fp16.h"
 #include "kernels/quant.h"
 #include "ops/conv_common.h"
@@ -111,6 +112,11 @@ static void softmax_slices(void *arg, size_t begin, size_t end)
             softmax_q8_slice(J, base);
             continue;
         }
+        /* A contiguous float32 row: the vector kernel (kernels/float_ops.h). */
+        if (J->in->type == ANEURALNETWORKS_TENSOR_FLOAT32 && J->inner == 1 &&
+            nn_softmax_f32_row((const float *)J->in->data + base, (float *)J->out->data + base,
+                               J->len, J->beta, J->log))
+            continue;
         float mx = -INFINITY;
         for (size_t i = 0; i < J->len; i++) {
             float v = nn_tensor_load_real(J->in, base + i * J->inner);

@@ -34,13 +34,20 @@ static struct {
     size_t n;
     size_t chunk;
     atomic_size_t next;
-    atomic_int active; /* workers still in the current loop */
+    /* The current loop's generation (high 32 bits), TICKET_CLOSED, and the
+     * count of workers that joined it. The caller waits for the workers
+     * that joined, never for one that has not woken yet: on a machine
+     * whose cores are busy with other processes, a worker may not run for
+     * a whole time slice, and the caller does its share meanwhile. */
+    atomic_uint_fast64_t ticket;
+    atomic_int finished; /* joined workers done with the current loop */
 } pool = {
     .start_lock = PTHREAD_MUTEX_INITIALIZER,
     .job_lock = PTHREAD_MUTEX_INITIALIZER,
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .wake = PTHREAD_COND_INITIALIZER,
     .done = PTHREAD_COND_INITIALIZER,
+    .ticket = (uint_fast64_t)1 << 31, /* TICKET_CLOSED: no loop yet */
 };
 
 static void run_chunks(nn_range_fn fn, void *arg, size_t n, size_t chunk)
@@ -85,15 +92,30 @@ static unsigned long spin_while_ulong(atomic_ulong *v, unsigned long old)
     return cur;
 }
 
-/* Polls until *v is 0 or SPIN_NS pass; returns the last value. */
-static int spin_while_nonzero(atomic_int *v)
+/* Polls until *v is want or SPIN_NS pass; returns the last value. */
+static int spin_until(atomic_int *v, int want)
 {
     uint64_t start = now_ns();
     int cur;
-    while ((cur = atomic_load(v)) != 0 && now_ns() - start < SPIN_NS)
+    while ((cur = atomic_load(v)) != want && now_ns() - start < SPIN_NS)
         for (int i = 0; i < 16; i++)
             cpu_relax();
     return cur;
+}
+
+#define TICKET_CLOSED ((uint64_t)1 << 31)
+#define TICKET_COUNT (TICKET_CLOSED - 1)
+
+/* Joins loop `gen` unless the caller has closed it or moved on. */
+static bool join_loop(unsigned long gen)
+{
+    uint_fast64_t t = atomic_load(&pool.ticket);
+    for (;;) {
+        if ((uint32_t)(t >> 32) != (uint32_t)gen || (t & TICKET_CLOSED))
+            return false;
+        if (atomic_compare_exchange_weak(&pool.ticket, &t, t + 1))
+            return true;
+    }
 }
 
 /* start: the generation when the worker was created (no loop in flight). */
@@ -108,9 +130,14 @@ static void *worker_main(void *start)
             pthread_mutex_unlock(&pool.lock);
         }
         seen = atomic_load(&pool.generation);
-        /* Stable until every worker has left the loop (the caller waits). */
+        if (!join_loop(seen))
+            continue;
+        /* Stable until every joined worker has left the loop (the caller waits). */
         run_chunks(pool.fn, pool.arg, pool.n, pool.chunk);
-        if (atomic_fetch_sub(&pool.active, 1) == 1) {
+        int done = atomic_fetch_add(&pool.finished, 1) + 1;
+        uint_fast64_t t = atomic_load(&pool.ticket);
+        /* Closed: the caller may be asleep, waiting for the last of us. */
+        if ((t & TICKET_CLOSED) && done == (int)(t & TICKET_COUNT)) {
             pthread_mutex_lock(&pool.lock);
             pthread_cond_signal(&pool.done);
             pthread_mutex_unlock(&pool.lock);
@@ -168,7 +195,8 @@ static void pool_parent_fork(void)
 static void pool_child_fork(void)
 {
     pool.workers = 0;
-    atomic_store(&pool.active, 0);
+    atomic_store(&pool.ticket, TICKET_CLOSED);
+    atomic_store(&pool.finished, 0);
     atomic_store(&pool.started, false);
     pthread_cond_init(&pool.wake, NULL);
     pthread_cond_init(&pool.done, NULL);
@@ -234,14 +262,20 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     pool.n = n;
     pool.chunk = chunk;
     atomic_store(&pool.next, 0);
-    atomic_store(&pool.active, pool.workers);
-    atomic_fetch_add(&pool.generation, 1);
-    pthread_cond_broadcast(&pool.wake);
+    atomic_store(&pool.finished, 0);
+    unsigned long gen = atomic_load(&pool.generation) + 1;
+    atomic_store(&pool.ticket, (uint_fast64_t)(uint32_t)gen << 32);
+    atomic_store(&pool.generation, gen);
     pthread_mutex_unlock(&pool.lock);
+    /* After unlocking: a woken worker does not block on the lock at once
+     * (the generation changed under it, so no sleeper can miss the wake). */
+    pthread_cond_broadcast(&pool.wake);
     run_chunks(fn, arg, n, chunk);
-    if (spin_while_nonzero(&pool.active) != 0) {
+    /* Every chunk is taken: no worker may join from now on. */
+    int joined = (int)(atomic_fetch_or(&pool.ticket, TICKET_CLOSED) & TICKET_COUNT);
+    if (spin_until(&pool.finished, joined) != joined) {
         pthread_mutex_lock(&pool.lock);
-        while (atomic_load(&pool.active) > 0)
+        while (atomic_load(&pool.finished) != joined)
             pthread_cond_wait(&pool.done, &pool.lock);
         pthread_mutex_unlock(&pool.lock);
     }
