@@ -13,6 +13,7 @@
  */
 #ifndef NN_BENCH_PEAK_H
 #define NN_BENCH_PEAK_H
+#if defined(__x86_64__)
 
 #include <immintrin.h>
 #include <stdint.h>
@@ -134,4 +135,5 @@ static double peak_rate(peak_loop_fn fn, double macs, double seconds, double *si
     return 2.0 * (double)iters * PEAK_INNER * PEAK_ACCS * macs / dt * 1e-9;
 }
 
+#endif /* __x86_64__ */
 #endif

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Cross builds the library, the tests and nnapi-run for aarch64 and runs them
 # under user-mode emulation (qemu-aarch64):
-#   1. the whole CTest suite: the unit tests, nnapi-run on the real models,
+#   1. the whole CTest suite: the unit tests (test_qkernels and test_quant
+#      on each level, test_kernels_isa comparing both NEON levels' kernels
+#      with the portable ones bit for bit), nnapi-run on the real models,
 #      every conformance vector in all eight modes on the widest level
 #      (neondot: qemu's default CPU has the dot product) and in sync mode on
 #      each level (neondot, neon, c); about 3 minutes of emulation on 2 cores;

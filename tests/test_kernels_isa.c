@@ -3,8 +3,11 @@
  * portable one, called directly on random data: they must match within
  * rounding (fused multiply-adds, other sum orders). The conformance runs
  * check each level end to end; this checks the parts the CTS tolerances
- * would let through. The int8 kernels are checked bit for bit by
- * test_qkernels on every level.
+ * would let through. The int8 GEMM kernels (raw and fused with the output
+ * stage) and the quantized depthwise tiles are compared bit for bit, called
+ * directly with every way of reading A, partial panels, earlier k blocks'
+ * sums and random output stages; test_qkernels checks the whole products
+ * on the level NNAPI_LINUX_ISA selects.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,14 +16,19 @@
 
 #include "kernels/depthwise_internal.h"
 #include "kernels/conv_direct.h"
+#include "kernels/elementwise.h"
 #include "kernels/float_ops.h"
 #include "kernels/gemm_internal.h"
 #include "kernels/isa.h"
 #include "test_util.h"
 
+/* The GEMM kernels come from gemm.c's table of the level; the float ones
+ * are checked once per distinct kernel (neondot shares neon's). */
 typedef struct level {
     const char *name;
+    nn_isa isa;
     unsigned needs; /* NN_CPU_* bits */
+    bool float_checked_before; /* neondot: the float kernels are neon's */
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
     /* NULL, or the packing of A for NN_GEMM_PACKED_A */
@@ -29,18 +37,21 @@ typedef struct level {
     nn_dw_f32_fn dw_f32;
     nn_sconv_direct_fn sconv_direct; /* NULL: the portable one serves */
     const nn_float_ops_isa *fops;    /* NULL: the portable one serves */
+    nn_dw_q8_fn dw_q8;
 } level;
 
 static const level levels[] = {
 #if defined(NN_KERNELS_X86_64)
-    {"avx2", NN_CPU_AVX2, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NULL, false, nn_dw_tile_f32_avx2,
-     nn_sconv_direct_row_avx2, &nn_float_ops_avx2},
-    {"avx512", NN_CPU_AVX512, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
-     nn_sgemm_pack_a_avx512, true,
-     nn_dw_tile_f32_avx512, nn_sconv_direct_row_avx512, &nn_float_ops_avx512},
+    {"avx2", NN_ISA_AVX2, NN_CPU_AVX2, false, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NULL, false,
+     nn_dw_tile_f32_avx2, nn_sconv_direct_row_avx2, &nn_float_ops_avx2, nn_dw_tile_q8_avx2},
+    {"avx512", NN_ISA_AVX512, NN_CPU_AVX512, false, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
+     nn_sgemm_pack_a_avx512, true, nn_dw_tile_f32_avx512, nn_sconv_direct_row_avx512,
+     &nn_float_ops_avx512, nn_dw_tile_q8_avx512},
 #elif defined(NN_KERNELS_AARCH64)
-    {"neon", NN_CPU_ASIMD, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
-     nn_dw_tile_f32_neon, NULL, NULL},
+    {"neon", NN_ISA_NEON, NN_CPU_ASIMD, false, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
+     nn_dw_tile_f32_neon, NULL, NULL, nn_dw_tile_q8_neon},
+    {"neondot", NN_ISA_NEONDOT, NN_CPU_ASIMD | NN_CPU_ASIMDDP, true, NN_SGEMM_MR_NEON,
+     nn_sgemm_kernel_neon, NULL, false, nn_dw_tile_f32_neon, NULL, NULL, nn_dw_tile_q8_neon},
 #endif
 };
 
@@ -158,6 +169,288 @@ static void check_sgemm(const level *L)
                 L->name, bad);
 }
 
+static int32_t rnd_range(int32_t lo, int32_t hi) /* inclusive, hi - lo < 2^32 - 1 */
+{
+    return (int32_t)((int64_t)lo + (int64_t)(rnd() % (uint32_t)((int64_t)hi - lo + 1)));
+}
+static int32_t rnd_i32(void) { return (int32_t)((rnd() << 16) ^ rnd()); }
+
+/* Quantized depthwise tiles against the portable tile: same bytes. */
+static void check_depthwise_q8(const level *L)
+{
+    static const size_t ncs[] = {1, 8, 13, 32, 67};
+    static const size_t pxs[] = {1, 2, 4, 8};
+    enum { IN_MAX = 3 * 20 * 67, NC_MAX = 67 };
+    static uint8_t in[IN_MAX];
+    static int32_t filt[9 * NC_MAX], bias[NC_MAX], mult[NC_MAX], shift[NC_MAX];
+    uint8_t want[NN_DW_PX_MAX * NC_MAX], got[NN_DW_PX_MAX * NC_MAX];
+    int bad = 0, cases = 0;
+    for (int round = 0; round < 6; round++)
+        for (size_t a = 0; a < sizeof ncs / sizeof ncs[0]; a++)
+            for (size_t p = 0; p < sizeof pxs / sizeof pxs[0]; p++) {
+                nn_dw_tile t = dw_geometry(ncs[a]);
+                bool in_signed = round & 1, out_signed = round & 2;
+                for (size_t i = 0; i < IN_MAX; i++)
+                    in[i] = (uint8_t)rnd();
+                for (size_t i = 0; i < 9 * ncs[a]; i++)
+                    filt[i] = rnd_range(-255, 255);
+                for (size_t c = 0; c < ncs[a]; c++) {
+                    bias[c] = rnd_range(-300000, 300000);
+                    mult[c] = rnd_range(1 << 30, INT32_MAX);
+                    shift[c] = rnd() % 8 ? rnd_range(-14, -4) : rnd_range(-31, 31);
+                }
+                int32_t out_zero = out_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+                nn_dw_out o = {bias, mult, shift, out_zero, out_signed ? -128 : 0,
+                               out_signed ? 127 : 255};
+                if (round >= 4) /* a fused ReLU-like range */
+                    o.lo = out_zero;
+                int32_t in_zero = in_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+                memset(got, 0xA5, sizeof got);
+                memset(want, 0xA5, sizeof want);
+                nn_dw_tile_q8_c(&t, pxs[p], in, in_signed, in_zero, filt, &o, want);
+                L->dw_q8(&t, pxs[p], in, in_signed, in_zero, filt, &o, got);
+                bad += memcmp(want, got, sizeof got) != 0;
+                cases++;
+            }
+    if (!CHECK(bad == 0))
+        fprintf(stderr, "    %s: quantized depthwise tile differs in %d of %d cases\n", L->name,
+                bad, cases);
+}
+
+/* The portable kernels take at most NN_QGEMM_MR_C rows: the reference runs
+ * in chunks of them (row r of A is at base + r * row in every layout). */
+static void ref_qkernel(size_t rows, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                        int32_t *acc, bool init)
+{
+    for (size_t r0 = 0; r0 < rows; r0 += NN_QGEMM_MR_C) {
+        size_t n = rows - r0 < NN_QGEMM_MR_C ? rows - r0 : NN_QGEMM_MR_C;
+        nn_q8_rows part = {a->base + r0 * a->row, a->row, a->group, a->flip};
+        nn_qgemm_kernel_c(n, kq, &part, b, acc + r0 * NN_GEMM_NR, init);
+    }
+}
+
+static void ref_qfused(size_t rows, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                       const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+{
+    for (size_t r0 = 0; r0 < rows; r0 += NN_QGEMM_MR_C) {
+        size_t n = rows - r0 < NN_QGEMM_MR_C ? rows - r0 : NN_QGEMM_MR_C;
+        nn_q8_rows part = {a->base + r0 * a->row, a->row, a->group, a->flip};
+        nn_qgemm_epilogue pe = *e;
+        if (e->row_term)
+            pe.row_term = e->row_term + r0;
+        nn_qgemm_fused_c(n, kq, &part, b, acc_in ? acc_in + r0 * NN_GEMM_NR : NULL, &pe,
+                         c + r0 * ldc, ldc);
+    }
+}
+
+/* How a kernel is handed A (nn_q8_rows): gemm.c's two ways, and one with
+ * other steps that the contract allows too. */
+enum { A_PACKED, A_IN_PLACE, A_STRIDED, A_LAYOUTS };
+
+/* int8 GEMM kernels of level K against the portable ones, bit for bit. */
+static void check_qgemm(const level *L, const nn_gemm_isa *K)
+{
+    enum { KQ_MAX = 70, ACC = NN_GEMM_MAX_MR * NN_GEMM_NR };
+    static const size_t kqs[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 33, KQ_MAX};
+    _Alignas(64) static int8_t panel[KQ_MAX * 4 * NN_GEMM_NR];
+    _Alignas(64) static int16_t wide[KQ_MAX * 4 * NN_GEMM_NR];
+    int32_t start[ACC], acc_in[ACC], want[ACC], got[ACC], row_term[NN_GEMM_MAX_MR];
+    int32_t col_term[NN_GEMM_NR], mult[NN_GEMM_NR], shift[NN_GEMM_NR];
+    enum { LDC = NN_GEMM_NR + 3 };
+    uint8_t cwant[NN_GEMM_MAX_MR * LDC], cgot[NN_GEMM_MAX_MR * LDC];
+    int bad_raw = 0, bad_fused = 0, cases = 0;
+    for (size_t ki = 0; ki < sizeof kqs / sizeof kqs[0]; ki++)
+        for (size_t rows = 1; rows <= K->q_mr; rows++)
+            for (int layout = 0; layout < A_LAYOUTS; layout++) {
+                const size_t kq = kqs[ki];
+                for (size_t i = 0; i < kq * 4 * NN_GEMM_NR; i++) {
+                    panel[i] = (int8_t)rnd();
+                    wide[i] = panel[i];
+                }
+                const int32_t *b = K->q_wide_b ? (const int32_t *)(const void *)wide
+                                               : (const int32_t *)(const void *)panel;
+                /* Word (i, g) at i * row + g * group; packed keeps the
+                 * kernel's q_mr rows per group even when fewer are used. */
+                size_t row, group;
+                if (layout == A_PACKED) {
+                    row = 4;
+                    group = 4 * K->q_mr;
+                } else if (layout == A_IN_PLACE) {
+                    row = 4 * kq + 4 * (rnd() % 3);
+                    group = 4;
+                } else {
+                    row = 8 * kq + 12;
+                    group = 8;
+                }
+                /* Exactly the bytes the contract lets the kernel read. */
+                size_t bytes = (rows - 1) * row + (kq - 1) * group + 4;
+                uint8_t *abuf = malloc(bytes);
+                if (!abuf) {
+                    CHECK(!"allocation");
+                    return;
+                }
+                for (size_t i = 0; i < bytes; i++)
+                    abuf[i] = (uint8_t)rnd();
+                nn_q8_rows a = {abuf, row, group, rnd() & 1 ? 0x80808080u : 0};
+                for (size_t i = 0; i < ACC; i++) {
+                    start[i] = rnd_i32();
+                    acc_in[i] = rnd() % 2 ? rnd_i32() : rnd_range(-(1 << 20), 1 << 20);
+                }
+                /* Raw accumulators, from zero and on top of earlier sums. */
+                for (int init = 0; init < 2; init++) {
+                    memcpy(want, start, sizeof want);
+                    memcpy(got, start, sizeof got);
+                    ref_qkernel(rows, kq, &a, (const int32_t *)(const void *)panel, want, init);
+                    K->qkernel(rows, kq, &a, b, got, init);
+                    bad_raw += memcmp(want, got, rows * NN_GEMM_NR * sizeof(int32_t)) != 0;
+                }
+                /* Fused: a random output stage; a partial panel every third case. */
+                for (int rep = 0; rep < 2; rep++) {
+                    bool out_signed = rnd() & 1;
+                    for (size_t j = 0; j < NN_GEMM_NR; j++) {
+                        col_term[j] = rnd() % 4 ? rnd_range(-(1 << 22), 1 << 22) : rnd_i32();
+                        mult[j] = rnd() % 6 ? rnd_range(1 << 30, INT32_MAX) : rnd_range(0, INT32_MAX);
+                        /* The fused kernels' range (gemm_internal.h). */
+                        shift[j] = rnd() % 5 ? rnd_range(-22, -6)
+                                             : rnd_range(-NN_QGEMM_FUSED_MAX_RIGHT, 31);
+                    }
+                    for (size_t i = 0; i < NN_GEMM_MAX_MR; i++)
+                        row_term[i] = rnd_range(-(1 << 22), 1 << 22);
+                    nn_qgemm_epilogue e = {
+                        .col_term = col_term, .mult = mult, .shift = shift,
+                        .rounding = rnd() & 1 ? NN_ROUND_UP : NN_ROUND_AWAY,
+                        .row_term = rnd() & 1 ? row_term : NULL,
+                        .cols = cases % 3 == 0 ? 1 + rnd() % NN_GEMM_NR : NN_GEMM_NR,
+                        .out_zero = out_signed ? rnd_range(-128, 127) : rnd_range(0, 255),
+                        .lo = out_signed ? -128 : 0, .hi = out_signed ? 127 : 255,
+                        .out_signed = out_signed};
+                    if (rnd() & 1)
+                        e.lo = e.out_zero;
+                    const int32_t *in = rep ? acc_in : NULL;
+                    memset(cwant, 0x5A, sizeof cwant);
+                    memset(cgot, 0x5A, sizeof cgot);
+                    ref_qfused(rows, kq, &a, (const int32_t *)(const void *)panel, in, &e, cwant, LDC);
+                    K->qfused(rows, kq, &a, b, in, &e, cgot, LDC);
+                    bad_fused += memcmp(cwant, cgot, sizeof cgot) != 0;
+                }
+                free(abuf);
+                cases++;
+            }
+    if (!CHECK(bad_raw == 0))
+        fprintf(stderr, "    %s: int8 kernel differs in %d cases\n", L->name, bad_raw);
+    if (!CHECK(bad_fused == 0))
+        fprintf(stderr, "    %s: fused int8 kernel differs in %d cases\n", L->name, bad_fused);
+    printf("%s: %d int8 kernel cases\n", L->name, cases);
+}
+
+#if defined(NN_KERNELS_AARCH64)
+/* The portable rows' arithmetic, written out (kernels/elementwise.c). */
+static float ew_ref(nn_ew_arith op, float x, float y)
+{
+    switch (op) {
+    case NN_EW_ADD:
+        return x + y;
+    case NN_EW_SUB:
+        return x - y;
+    case NN_EW_MUL:
+        return x * y;
+    case NN_EW_DIV:
+        return x / y;
+    case NN_EW_MAX:
+        return x > y ? x : y;
+    case NN_EW_MIN:
+        return x < y ? x : y;
+    default:
+        return x >= 0.0f ? x : x * y;
+    }
+}
+
+static float unary_ref(nn_ew_unary op, float x)
+{
+    switch (op) {
+    case NN_EW_ABS:
+        return fabsf(x);
+    case NN_EW_NEG:
+        return -x;
+    case NN_EW_RELU:
+        return x < 0.0f ? 0.0f : x;
+    case NN_EW_RELU1:
+        return x < -1.0f ? -1.0f : (x > 1.0f ? 1.0f : x);
+    default:
+        return x < 0.0f ? 0.0f : (x > 6.0f ? 6.0f : x);
+    }
+}
+
+/* Same bits, or both NaN (payloads are not compared). */
+static bool same_float(float a, float b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Random values with signed zeros, infinities, NaN and values at the
+ * clamps' edges among them. */
+static float rnd_special(void)
+{
+    static const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 6.0f, INFINITY, -INFINITY, NAN};
+    return rnd() % 4 ? rnd_f() * 8.0f : specials[rnd() % (sizeof specials / sizeof specials[0])];
+}
+
+static void check_elementwise_neon(void)
+{
+    enum { N_MAX = 37 };
+    static const nn_ew_arith ops[] = {NN_EW_ADD, NN_EW_SUB, NN_EW_MUL, NN_EW_DIV,
+                                      NN_EW_MAX, NN_EW_MIN, NN_EW_PRELU};
+    static const nn_ew_unary uops[] = {NN_EW_ABS, NN_EW_NEG, NN_EW_RELU, NN_EW_RELU1, NN_EW_RELU6};
+    float a[N_MAX], b[N_MAX], got[N_MAX + 1];
+    int bad = 0, values = 0;
+    for (int round = 0; round < 40; round++)
+        for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+            nn_ew_row_fn fn = nn_ew_f32_row_neon(ops[o]);
+            if (!CHECK(fn != NULL))
+                return;
+            nn_ew_fparams p = {-INFINITY, INFINITY};
+            if (round % 3 == 1)
+                p = (nn_ew_fparams){0.0f, 6.0f};
+            else if (round % 3 == 2)
+                p = (nn_ew_fparams){-1.0f, 1.0f};
+            for (size_t i = 0; i < N_MAX; i++) {
+                a[i] = rnd_special();
+                b[i] = rnd_special();
+            }
+            size_t n = rnd() % (N_MAX + 1);
+            for (int s = 0; s < 4; s++) {
+                size_t sa = s & 1, sb = s >> 1;
+                got[n] = 12345.0f; /* nothing may be written past n */
+                fn(&p, a, b, got, n, sa, sb);
+                bad += got[n] != 12345.0f;
+                for (size_t i = 0; i < n; i++) {
+                    float r = ew_ref(ops[o], a[sa ? i : 0], b[sb ? i : 0]);
+                    r = r < p.lo ? p.lo : (r > p.hi ? p.hi : r);
+                    bad += !same_float(got[i], r);
+                    values++;
+                }
+            }
+        }
+    for (int round = 0; round < 40; round++)
+        for (size_t o = 0; o < sizeof uops / sizeof uops[0]; o++) {
+            size_t n = rnd() % (N_MAX + 1);
+            for (size_t i = 0; i < N_MAX; i++)
+                a[i] = rnd_special();
+            got[n] = 12345.0f;
+            bool done = nn_ew_unary_f32_neon(uops[o], a, got, n);
+            bad += !done || got[n] != 12345.0f;
+            for (size_t i = 0; i < n; i++, values++)
+                bad += !same_float(got[i], unary_ref(uops[o], a[i]));
+        }
+    if (!CHECK(bad == 0))
+        fprintf(stderr, "    neon: element-wise rows differ from the portable arithmetic in %d "
+                        "of %d values\n", bad, values);
+    printf("neon: %d element-wise values\n", values);
+}
+#endif
+
 /* The direct convolution row against the portable one: every pixel count
  * of a tile and its remainders, a partial channel block, and a clamp. */
 static void check_sconv_direct(const level *L)
@@ -252,14 +545,27 @@ int main(void)
             printf("%s: not run, this CPU lacks it\n", L->name);
             continue;
         }
-        check_depthwise(L);
-        check_sgemm(L);
-        if (L->sconv_direct)
-            check_sconv_direct(L);
-        if (L->fops)
-            check_float_ops(L);
+        const nn_gemm_isa *K = nn_gemm_isa_of(L->isa);
+        if (!CHECK(K != NULL))
+            continue;
+        if (!L->float_checked_before) {
+            check_depthwise(L);
+            check_sgemm(L);
+            if (L->sconv_direct)
+                check_sconv_direct(L);
+            if (L->fops)
+                check_float_ops(L);
+        }
+        check_depthwise_q8(L);
+        check_qgemm(L, K);
         printf("%s: checked\n", L->name);
     }
+#if defined(NN_KERNELS_AARCH64)
+    if (cpu & NN_CPU_ASIMD)
+        check_elementwise_neon();
+    else
+        printf("neon element-wise rows: not run, this CPU lacks ASIMD\n");
+#endif
     if (sizeof levels / sizeof levels[0] == 0)
         printf("no vector kernels on this architecture: nothing to compare\n");
     return nt_summary();

@@ -1,6 +1,6 @@
 /*
  * The library's requantization (kernels/quant.h, its AVX2/AVX-512 lanes in
- * kernels/quant_x86.h, and the output stages of the quantized GEMM and
+ * kernels/quant_x86.h and NEON lanes in kernels/quant_neon.h, and the output stages of the quantized GEMM and
  * depthwise kernels) against an independent model of TensorFlow Lite's
  * integer arithmetic, written here from the definitions:
  *  - QuantizeMultiplier: m = q * 2^(e - 31), q = round(m / 2^e * 2^31) with
@@ -202,6 +202,11 @@ static void find_paths(void)
         paths[npaths++] = (row_path){"avx512", nn_requant_row_avx512};
     else
         printf("avx512 lanes not run: ISA level %s\n", nn_isa_name(isa));
+#elif defined(NN_KERNELS_AARCH64)
+    if (isa == NN_ISA_NEON || isa == NN_ISA_NEONDOT)
+        paths[npaths++] = (row_path){"neon", nn_requant_row_neon};
+    else
+        printf("neon lanes not run: ISA level %s\n", nn_isa_name(isa));
 #else
     printf("no vector requantization rows at ISA level %s: scalar only\n", nn_isa_name(isa));
 #endif

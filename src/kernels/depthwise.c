@@ -31,8 +31,7 @@ static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c};
 static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2};
 static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512};
 #elif defined(NN_KERNELS_AARCH64)
-/* NEON float tiles; quantized tiles are the portable ones. */
-static const dw_isa isa_neon = {nn_dw_tile_f32_neon, nn_dw_tile_q8_c};
+static const dw_isa isa_neon = {nn_dw_tile_f32_neon, nn_dw_tile_q8_neon};
 #endif
 /* The tiles of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const dw_isa *dw_isa_get(void)

@@ -66,5 +66,7 @@ void nn_dw_tile_q8_avx512(const nn_dw_tile *t, size_t px, const uint8_t *in, boo
                           int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out);
 void nn_dw_tile_f32_neon(const nn_dw_tile *t, size_t px, const float *in, const float *f,
                          const float *bias, float lo, float hi, float *out);
+void nn_dw_tile_q8_neon(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
+                        int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out);
 
 #endif

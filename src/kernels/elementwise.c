@@ -184,6 +184,11 @@ F32_ROW(f32_prelu, x >= 0.0f ? x : x * y)
 
 nn_ew_row_fn nn_ew_f32_row(nn_ew_arith op)
 {
+#if defined(NN_KERNELS_AARCH64)
+    nn_ew_row_fn neon = nn_isa_current() != NN_ISA_C ? nn_ew_f32_row_neon(op) : NULL;
+    if (neon)
+        return neon;
+#endif
     switch (op) {
     case NN_EW_ADD:
         return f32_add;

@@ -154,4 +154,14 @@ void nn_ew_select(const uint8_t *mask, const void *x, const void *y, void *out, 
 void nn_ew_select_q8(const uint8_t *mask, const uint8_t *x, const uint8_t tx[256],
                      const uint8_t *y, const uint8_t ty[256], uint8_t *out, size_t n);
 
+/* ---- aarch64 Advanced SIMD (elementwise_neon.c) ----
+ * Rows giving exactly the portable rows' floats, which nn_ew_f32_row and
+ * nn_ew_unary_f32 take at the NEON levels (kernels/isa.h). */
+
+/* NULL for an operation without a NEON row. */
+nn_ew_row_fn nn_ew_f32_row_neon(nn_ew_arith op);
+/* out[i] = op(in[i]) for ABS, NEG, RELU, RELU1, RELU6; false (nothing done)
+ * for the others. */
+bool nn_ew_unary_f32_neon(nn_ew_unary op, const float *in, float *out, size_t n);
+
 #endif

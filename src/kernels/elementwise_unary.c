@@ -2,6 +2,7 @@
 
 #include "kernels/elementwise.h"
 #include "kernels/fp16.h"
+#include "kernels/isa.h"
 #include "kernels/qops.h"
 #include "kernels/quant.h"
 #include "util/threadpool.h"
@@ -82,6 +83,10 @@ float nn_ew_unary_value(nn_ew_unary op, float x, float param)
 static void unary_f32(nn_ew_unary op, float param, const float *restrict in,
                       float *restrict out, size_t n)
 {
+#if defined(NN_KERNELS_AARCH64)
+    if (nn_isa_current() != NN_ISA_C && nn_ew_unary_f32_neon(op, in, out, n))
+        return;
+#endif
     switch (op) {
         UNARY_CASE(NN_EW_ABS, fabsf(x))
         UNARY_CASE(NN_EW_EXP, expf(x))

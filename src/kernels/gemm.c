@@ -126,16 +126,17 @@ static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx51
                                         NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
                                         nn_qgemm_fused_avx512, nn_sgemm_dot_avx512};
 #elif defined(NN_KERNELS_AARCH64)
-/* NEON float kernels; int8 takes the portable kernels on both levels (no
- * NEON kernels for the fused int8 interface yet). */
+/* One float kernel for both levels; int8 by smlal on int16 B, or sdot. */
 static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
-                                      NN_QGEMM_MR_C, false,
-                                      nn_qgemm_kernel_c, nn_qgemm_fused_c, nn_sgemm_dot_neon};
+                                      NN_QGEMM_MR_NEON, true, nn_qgemm_kernel_neon,
+                                      nn_qgemm_fused_neon, nn_sgemm_dot_neon};
+static const nn_gemm_isa isa_neondot = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
+                                         NN_QGEMM_MR_NEONDOT, false, nn_qgemm_kernel_neondot,
+                                         nn_qgemm_fused_neondot, nn_sgemm_dot_neon};
 #endif
-/* The kernels of the level nn_isa_current() chose (src/kernels/isa.c). */
-static const nn_gemm_isa *gemm_isa(void)
+const nn_gemm_isa *nn_gemm_isa_of(nn_isa isa)
 {
-    switch (nn_isa_current()) {
+    switch (isa) {
 #if defined(NN_KERNELS_X86_64)
     case NN_ISA_AVX512:
         return &isa_avx512;
@@ -143,12 +144,21 @@ static const nn_gemm_isa *gemm_isa(void)
         return &isa_avx2;
 #elif defined(NN_KERNELS_AARCH64)
     case NN_ISA_NEONDOT:
+        return &isa_neondot;
     case NN_ISA_NEON:
         return &isa_neon;
 #endif
-    default:
+    case NN_ISA_C:
         return &isa_c;
+    default:
+        return NULL;
     }
+}
+
+/* The kernels of the level nn_isa_current() chose (src/kernels/isa.c). */
+static const nn_gemm_isa *gemm_isa(void)
+{
+    return nn_gemm_isa_of(nn_isa_current());
 }
 
 static void *aligned_alloc64(size_t bytes)

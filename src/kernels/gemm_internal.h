@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/isa.h"
 #include "kernels/quant.h"
 
 #define NN_GEMM_NR 16
@@ -131,6 +132,10 @@ typedef struct nn_gemm_isa {
     nn_sgemm_dot_fn sdot;
 } nn_gemm_isa;
 
+/* The kernels gemm.c runs at level isa (kernels/isa.h); NULL when this
+ * build has none for it. Tests compare each level's with the portable ones. */
+const nn_gemm_isa *nn_gemm_isa_of(nn_isa isa);
+
 void nn_sgemm_kernel_c(size_t mr, size_t kc, const float *a, size_t lda, const float *b, float *c,
                        size_t ldc, const float *bias, unsigned flags, float lo, float hi);
 void nn_qgemm_kernel_c(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
@@ -164,7 +169,18 @@ void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int3
 void nn_qgemm_prepare_avx2(const nn_qgemm_epilogue *e, void *prepared);
 void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared);
 
-/* aarch64 (gemm_neon.c); int8 uses the portable kernels there. */
+/* aarch64: float and int8 without the dot product (gemm_neon.c), int8
+ * with SDOT (gemm_neondot.c, compiled for Armv8.2 DotProd). */
+void nn_qgemm_kernel_neon(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                          int32_t *acc, bool init);
+void nn_qgemm_fused_neon(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                         const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                         size_t ldc);
+void nn_qgemm_kernel_neondot(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                             int32_t *acc, bool init);
+void nn_qgemm_fused_neondot(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                            const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
+                            size_t ldc);
 void nn_sgemm_kernel_neon(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
                           float *c, size_t ldc, const float *bias, unsigned flags, float lo,
                           float hi);
@@ -179,6 +195,8 @@ void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a,
 #define NN_QGEMM_MR_AVX2 3
 #define NN_QGEMM_MR_AVX512 16
 #define NN_SGEMM_MR_NEON 5
+#define NN_QGEMM_MR_NEON 4
+#define NN_QGEMM_MR_NEONDOT 4
 
 /* dst[i] = src[i] for i < n (a multiple of 64): the int16 copy of packed
  * B that the AVX2 int8 kernel reads (q_wide_b), made at packing time. */

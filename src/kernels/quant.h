@@ -127,6 +127,11 @@ void nn_requant_row_avx512(size_t n, const int32_t *acc, const int32_t *mult,
                            const int32_t *shift, nn_rounding rounding, int32_t zero, int32_t lo,
                            int32_t hi, bool out_signed, void *out);
 
+/* The same on aarch64 Advanced SIMD lanes (kernels/quant_neon.h). */
+void nn_requant_row_neon(size_t n, const int32_t *acc, const int32_t *mult, const int32_t *shift,
+                         nn_rounding rounding, int32_t zero, int32_t lo, int32_t hi,
+                         bool out_signed, void *out);
+
 /* Value range of a quant8 type: [0,255] or [-128,127]. */
 void nn_quant8_range(int32_t type, int32_t *qmin, int32_t *qmax);
 
