@@ -27,6 +27,7 @@
 
 #include "android/NeuralNetworks.h"
 #include "kernels/isa.h"
+#include "bench_machine.h"
 #include "mobilenet_net.h"
 #include "tflite.h"
 #include "translate.h"
@@ -294,25 +295,7 @@ static void compile_only(bench_model *m, bool hit, int runs)
 
 static void print_header(void)
 {
-    char model[256] = "unknown";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[512];
-        while (fgets(line, sizeof line, f)) {
-            if (strncmp(line, "model name", 10) == 0) {
-                char *colon = strchr(line, ':');
-                if (colon) {
-                    snprintf(model, sizeof model, "%s", colon + 2);
-                    model[strcspn(model, "\n")] = 0;
-                }
-                break;
-            }
-        }
-        fclose(f);
-    }
-    printf("CPU: %s (%ld online)\n", model, sysconf(_SC_NPROCESSORS_ONLN));
-    printf("ISA: %s (detected %s; NNAPI_LINUX_ISA narrows it)\n", nn_isa_name(nn_isa_current()),
-           nn_isa_name(nn_isa_detected()));
+    bench_print_machine();
     printf("medians in ms; cold = no cache, miss = compile + write the entry, hit = load it;\n"
            "first/steady = first and second computation of that compilation\n");
     printf("%-26s %8s %9s %9s %8s %8s %9s %9s %9s %9s  %s\n", "model", "build", "cold", "miss",

@@ -37,6 +37,7 @@
 
 #include "android/NeuralNetworks.h"
 #include "kernels/isa.h"
+#include "bench_machine.h"
 #include "mobilenet_net.h"
 
 #if defined(__x86_64__)
@@ -569,25 +570,7 @@ static void measure_peaks(double peak[2], const char *method[2])
 
 static void print_header(const char *threads, const double peak[2], const char *method[2])
 {
-    char model[256] = "unknown";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[512];
-        while (fgets(line, sizeof line, f)) {
-            if (strncmp(line, "model name", 10) == 0) {
-                char *colon = strchr(line, ':');
-                if (colon) {
-                    snprintf(model, sizeof model, "%s", colon + 2);
-                    model[strcspn(model, "\n")] = 0;
-                }
-                break;
-            }
-        }
-        fclose(f);
-    }
-    printf("CPU: %s (%ld online)\n", model, sysconf(_SC_NPROCESSORS_ONLN));
-    printf("ISA: %s (detected %s; NNAPI_LINUX_ISA narrows it)\n", nn_isa_name(nn_isa_current()),
-           nn_isa_name(nn_isa_detected()));
+    bench_print_machine();
 #ifdef NN_BENCH_XNNPACK
     printf("XNNPACK: linked (subgraph API, pthreadpool)\n");
 #else
