@@ -169,6 +169,54 @@ static void check_sgemm(const level *L)
                 L->name, bad);
 }
 
+/* The multi-panel float kernel equals the one-panel kernel panel by panel,
+ * bit for bit, with NN_GEMM_COLS on the last panel only. */
+static void check_sgemm_panels(const level *L, const nn_gemm_isa *K)
+{
+    enum { KC = 21, LD = 24, PANELS = 3, BSTRIDE = KC * NN_GEMM_NR + NN_GEMM_NR };
+    enum { LDC = PANELS * NN_GEMM_NR + 3 };
+    if (!K->spanels)
+        return;
+    float a[NN_GEMM_MAX_MR * LD], apack[KC * NN_GEMM_MAX_MR], bias[PANELS * NN_GEMM_NR];
+    _Alignas(64) float b[PANELS * BSTRIDE];
+    float start[NN_GEMM_MAX_MR * LDC], want[NN_GEMM_MAX_MR * LDC], got[NN_GEMM_MAX_MR * LDC];
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+        a[i] = rnd_f();
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+        b[i] = rnd_f();
+    for (size_t i = 0; i < sizeof bias / sizeof bias[0]; i++)
+        bias[i] = rnd_f();
+    for (size_t i = 0; i < sizeof start / sizeof start[0]; i++)
+        start[i] = rnd_f();
+    for (size_t p = 0; p < KC; p++)
+        for (size_t i = 0; i < L->s_mr; i++)
+            apack[p * L->s_mr + i] = a[i * LD + p];
+    int bad = 0;
+    for (size_t mr = 1; mr <= L->s_mr; mr++)
+        for (unsigned variant = 0; variant < 16; variant++) {
+            unsigned flags = (variant & 7u) & (L->s_pack_a ? 7u : 3u);
+            unsigned last = variant >= 8 ? 7 : NN_GEMM_NR;
+            bool packed = flags & NN_GEMM_PACKED_A;
+            const float *av = packed ? apack : a;
+            size_t lda = packed ? 0 : LD;
+            const float *bv = variant % 3 ? bias : NULL;
+            memcpy(want, start, sizeof want);
+            memcpy(got, start, sizeof got);
+            for (size_t q = 0; q < PANELS; q++) {
+                unsigned fq = flags | (q + 1 == PANELS && last < NN_GEMM_NR ? NN_GEMM_COLS(last) : 0);
+                K->skernel(mr, KC, av, lda, b + q * BSTRIDE, want + q * NN_GEMM_NR, LDC,
+                           bv ? bv + q * NN_GEMM_NR : NULL, fq, -1.0f, 1.5f);
+            }
+            K->spanels(mr, KC, av, lda, b, BSTRIDE, PANELS, got, LDC, bv,
+                       flags | (last < NN_GEMM_NR ? NN_GEMM_COLS(last) : 0), -1.0f, 1.5f);
+            if (memcmp(want, got, sizeof want) != 0)
+                bad++;
+        }
+    if (!CHECK(bad == 0))
+        fprintf(stderr, "    %s: multi-panel float GEMM kernel differs in %d cases\n", L->name,
+                bad);
+}
+
 static int32_t rnd_range(int32_t lo, int32_t hi) /* inclusive, hi - lo < 2^32 - 1 */
 {
     return (int32_t)((int64_t)lo + (int64_t)(rnd() % (uint32_t)((int64_t)hi - lo + 1)));
@@ -551,6 +599,7 @@ int main(void)
         if (!L->float_checked_before) {
             check_depthwise(L);
             check_sgemm(L);
+            check_sgemm_panels(L, K);
             if (L->sconv_direct)
                 check_sconv_direct(L);
             if (L->fops)

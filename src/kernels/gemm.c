@@ -116,23 +116,24 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 
 static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C,     nn_sgemm_kernel_c, NULL, false,
                                    NN_QGEMM_MR_C,     false,             nn_qgemm_kernel_c,
-                                   nn_qgemm_fused_c, nn_sgemm_dot_c};
+                                   nn_qgemm_fused_c, nn_sgemm_dot_c, NULL};
 #if defined(NN_KERNELS_X86_64)
 static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2,     nn_sgemm_kernel_avx2, NULL, false,
                                       NN_QGEMM_MR_AVX2,     true,  nn_qgemm_kernel_avx2,
-                                      nn_qgemm_fused_avx2, nn_sgemm_dot_c};
+                                      nn_qgemm_fused_avx2, nn_sgemm_dot_c, NULL};
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
                                         nn_sgemm_pack_a_avx512, true,
                                         NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
-                                        nn_qgemm_fused_avx512, nn_sgemm_dot_avx512};
+                                        nn_qgemm_fused_avx512, nn_sgemm_dot_avx512,
+                                        nn_sgemm_kernel_panels_avx512};
 #elif defined(NN_KERNELS_AARCH64)
 /* One float kernel for both levels; int8 by smlal on int16 B, or sdot. */
 static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
                                       NN_QGEMM_MR_NEON, true, nn_qgemm_kernel_neon,
-                                      nn_qgemm_fused_neon, nn_sgemm_dot_neon};
+                                      nn_qgemm_fused_neon, nn_sgemm_dot_neon, NULL};
 static const nn_gemm_isa isa_neondot = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
                                          NN_QGEMM_MR_NEONDOT, false, nn_qgemm_kernel_neondot,
-                                         nn_qgemm_fused_neondot, nn_sgemm_dot_neon};
+                                         nn_qgemm_fused_neondot, nn_sgemm_dot_neon, NULL};
 #endif
 const nn_gemm_isa *nn_gemm_isa_of(nn_isa isa)
 {
@@ -285,9 +286,10 @@ static void sgemm_task(void *arg, size_t begin, size_t end)
                 /* Packing costs a fraction of one panel's product: worth it
                  * where the rows' stride (a multiple of 2 KiB) maps them
                  * onto few L1 sets, or for long rows reused by a few panels;
-                 * short rows (k < 64) run as fast in place. */
+                 * rows shorter than 128 run faster in place (Zen 4, k = 64:
+                 * the packing was 7% of the product). */
                 if (J->isa->s_pack_a && p1 > p0 + 1 &&
-                    (lda % 512 == 0 || (kc >= 64 && p1 - p0 >= 4))) {
+                    (lda % 512 == 0 || (kc >= 128 && p1 - p0 >= 4))) {
                     J->isa->s_pack_a(rows, kc, a, lda, apack);
                     a = apack;
                     lda = 0;
@@ -309,6 +311,14 @@ static void sgemm_task(void *arg, size_t begin, size_t end)
                                 __builtin_prefetch(cn + j, 1);
                         }
                     }
+                }
+                if (J->isa->spanels) {
+                    size_t last = n - (p1 - 1) * NR;
+                    J->isa->spanels(rows, kc, a, lda, J->bp->data + p0 * k * NR + k0 * NR, k * NR,
+                                    p1 - p0, J->c + i0 * J->ldc + p0 * NR, J->ldc,
+                                    J->bias ? J->bias + p0 * NR : NULL,
+                                    kflags | (last < NR ? NN_GEMM_COLS(last) : 0), J->lo, J->hi);
+                    continue;
                 }
                 for (size_t pn = p0; pn < p1; pn++) {
                     size_t j0 = pn * NR;

@@ -57,6 +57,36 @@ void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, co
     }
 }
 
+/* skernel over `panels` consecutive panels (b_stride floats apart), the
+ * tile of A reused from L1: one call and one dispatch per row tile instead
+ * of one per panel, which cost a tenth of products with k <= 64. */
+void nn_sgemm_kernel_panels_avx512(size_t mr, size_t kc, const float *a, size_t lda,
+                                   const float *b, size_t b_stride, size_t panels, float *c,
+                                   size_t ldc, const float *bias, unsigned flags, float lo,
+                                   float hi)
+{
+    const unsigned full = flags & ~NN_GEMM_COLS(15);
+    switch (mr) {
+#define CASE(n) \
+    case n: \
+        for (size_t q = 0; q < panels; q++) { \
+            const float *bq = bias ? bias + q * NN_GEMM_NR : NULL; \
+            unsigned fq = q + 1 == panels ? flags : full; \
+            if (flags & NN_GEMM_PACKED_A) \
+                skern(n, true, kc, a, lda, b + q * b_stride, c + q * NN_GEMM_NR, ldc, bq, fq, lo, \
+                      hi); \
+            else \
+                skern(n, false, kc, a, lda, b + q * b_stride, c + q * NN_GEMM_NR, ldc, bq, fq, lo, \
+                      hi); \
+        } \
+        break;
+        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7)
+        CASE(8) CASE(9) CASE(10) CASE(11) CASE(12) CASE(13) CASE(14)
+#undef CASE
+    default: break;
+    }
+}
+
 /* apack[p * 14 + i] = a[i * lda + p] for i < rows (<= 14), p < kc; the
  * rows from `rows` to 14 hold zeros. 16 columns at a time through a 16x16
  * register transpose: a scalar copy cost a fifth of the product. */

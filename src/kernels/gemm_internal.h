@@ -111,6 +111,13 @@ typedef void (*nn_sgemm_dot_fn)(size_t m, size_t j0, size_t j1, size_t k, const 
                                 size_t lda, const float *b, size_t ldb, const float *bias,
                                 float lo, float hi, bool clamp, float *c, size_t ldc);
 
+/* skernel for panels p < panels (B at b + p * b_stride, C and bias at
+ * column p * NR), NN_GEMM_COLS applying to the last one only. */
+typedef void (*nn_sgemm_panels_fn)(size_t mr, size_t kc, const float *a, size_t lda,
+                                   const float *b, size_t b_stride, size_t panels, float *c,
+                                   size_t ldc, const float *bias, unsigned flags, float lo,
+                                   float hi);
+
 /* One ISA's kernels (gemm.c picks the table of nn_isa_current()). A new
  * ISA supplies all of them: s_mr/q_mr rows per micro-tile (<= MAX_MR), the
  * float kernel, the int8 kernel for raw accumulators, the int8 kernel with
@@ -130,6 +137,8 @@ typedef struct nn_gemm_isa {
     nn_qgemm_kernel_fn qkernel;
     nn_qgemm_fused_fn qfused;
     nn_sgemm_dot_fn sdot;
+    /* NULL, or skernel over consecutive panels (nn_sgemm_panels_fn). */
+    nn_sgemm_panels_fn spanels;
 } nn_gemm_isa;
 
 /* The kernels gemm.c runs at level isa (kernels/isa.h); NULL when this
@@ -146,6 +155,10 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
 void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
                             float *c, size_t ldc, const float *bias, unsigned flags, float lo,
                             float hi);
+void nn_sgemm_kernel_panels_avx512(size_t mr, size_t kc, const float *a, size_t lda,
+                                   const float *b, size_t b_stride, size_t panels, float *c,
+                                   size_t ldc, const float *bias, unsigned flags, float lo,
+                                   float hi);
 void nn_sgemm_pack_a_avx512(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
 void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                           int32_t *acc, bool init);
