@@ -170,7 +170,8 @@ static void check_sgemm(const level *L)
 }
 
 /* The multi-panel float kernel equals the one-panel kernel panel by panel,
- * bit for bit, with NN_GEMM_COLS on the last panel only. */
+ * bit for bit, with NN_GEMM_COLS (where the ISA takes it) on the last
+ * panel only. */
 static void check_sgemm_panels(const level *L, const nn_gemm_isa *K)
 {
     enum { KC = 21, LD = 24, PANELS = 3, BSTRIDE = KC * NN_GEMM_NR + NN_GEMM_NR };
@@ -193,7 +194,7 @@ static void check_sgemm_panels(const level *L, const nn_gemm_isa *K)
             apack[p * L->s_mr + i] = a[i * LD + p];
     int bad = 0;
     for (size_t mr = 1; mr <= L->s_mr; mr++)
-        for (unsigned variant = 0; variant < 16; variant++) {
+        for (unsigned variant = 0; variant < (L->s_cols ? 16u : 8u); variant++) {
             unsigned flags = (variant & 7u) & (L->s_pack_a ? 7u : 3u);
             unsigned last = variant >= 8 ? 7 : NN_GEMM_NR;
             bool packed = flags & NN_GEMM_PACKED_A;

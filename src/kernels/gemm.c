@@ -120,7 +120,8 @@ static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C,     nn_sgemm_kernel_c, NULL, fa
 #if defined(NN_KERNELS_X86_64)
 static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2,     nn_sgemm_kernel_avx2, NULL, false,
                                       NN_QGEMM_MR_AVX2,     true,  nn_qgemm_kernel_avx2,
-                                      nn_qgemm_fused_avx2, nn_sgemm_dot_c, NULL};
+                                      nn_qgemm_fused_avx2, nn_sgemm_dot_c,
+                                      nn_sgemm_kernel_panels_avx2};
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
                                         nn_sgemm_pack_a_avx512, true,
                                         NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
@@ -312,15 +313,20 @@ static void sgemm_task(void *arg, size_t begin, size_t end)
                         }
                     }
                 }
+                size_t first_left = p0; /* the panels spanels did not take */
                 if (J->isa->spanels) {
                     size_t last = n - (p1 - 1) * NR;
-                    J->isa->spanels(rows, kc, a, lda, J->bp->data + p0 * k * NR + k0 * NR, k * NR,
-                                    p1 - p0, J->c + i0 * J->ldc + p0 * NR, J->ldc,
-                                    J->bias ? J->bias + p0 * NR : NULL,
-                                    kflags | (last < NR ? NN_GEMM_COLS(last) : 0), J->lo, J->hi);
-                    continue;
+                    bool partial = last < NR;
+                    first_left = partial && !J->isa->s_cols ? p1 - 1 : p1;
+                    if (first_left > p0)
+                        J->isa->spanels(rows, kc, a, lda, J->bp->data + p0 * k * NR + k0 * NR,
+                                        k * NR, first_left - p0, J->c + i0 * J->ldc + p0 * NR,
+                                        J->ldc, J->bias ? J->bias + p0 * NR : NULL,
+                                        kflags | (partial && first_left == p1 ? NN_GEMM_COLS(last)
+                                                                              : 0),
+                                        J->lo, J->hi);
                 }
-                for (size_t pn = p0; pn < p1; pn++) {
+                for (size_t pn = first_left; pn < p1; pn++) {
                     size_t j0 = pn * NR;
                     size_t cols = n - j0 < NR ? n - j0 : NR;
                     const float *b = J->bp->data + pn * k * NR + k0 * NR;

@@ -112,7 +112,8 @@ typedef void (*nn_sgemm_dot_fn)(size_t m, size_t j0, size_t j1, size_t k, const 
                                 float lo, float hi, bool clamp, float *c, size_t ldc);
 
 /* skernel for panels p < panels (B at b + p * b_stride, C and bias at
- * column p * NR), NN_GEMM_COLS applying to the last one only. */
+ * column p * NR), NN_GEMM_COLS (for ISAs with s_cols) applying to the last
+ * one only. */
 typedef void (*nn_sgemm_panels_fn)(size_t mr, size_t kc, const float *a, size_t lda,
                                    const float *b, size_t b_stride, size_t panels, float *c,
                                    size_t ldc, const float *bias, unsigned flags, float lo,
@@ -155,6 +156,9 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
 void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
                             float *c, size_t ldc, const float *bias, unsigned flags, float lo,
                             float hi);
+void nn_sgemm_kernel_panels_avx2(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
+                                 size_t b_stride, size_t panels, float *c, size_t ldc,
+                                 const float *bias, unsigned flags, float lo, float hi);
 void nn_sgemm_kernel_panels_avx512(size_t mr, size_t kc, const float *a, size_t lda,
                                    const float *b, size_t b_stride, size_t panels, float *c,
                                    size_t ldc, const float *bias, unsigned flags, float lo,
