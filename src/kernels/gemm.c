@@ -116,25 +116,25 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 
 static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C,     nn_sgemm_kernel_c, NULL, false,
                                    NN_QGEMM_MR_C,     false,             nn_qgemm_kernel_c,
-                                   nn_qgemm_fused_c, nn_sgemm_dot_c, NULL};
+                                   nn_qgemm_fused_c, nn_sgemm_dot_c, NULL, 0};
 #if defined(NN_KERNELS_X86_64)
 static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2,     nn_sgemm_kernel_avx2, NULL, false,
                                       NN_QGEMM_MR_AVX2,     true,  nn_qgemm_kernel_avx2,
                                       nn_qgemm_fused_avx2, nn_sgemm_dot_c,
-                                      nn_sgemm_kernel_panels_avx2};
+                                      nn_sgemm_kernel_panels_avx2, 0};
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
                                         nn_sgemm_pack_a_avx512, true,
                                         NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
                                         nn_qgemm_fused_avx512, nn_sgemm_dot_avx512,
-                                        nn_sgemm_kernel_panels_avx512};
+                                        nn_sgemm_kernel_panels_avx512, NN_SGEMM_MR_AVX512_IN_PLACE};
 #elif defined(NN_KERNELS_AARCH64)
 /* One float kernel for both levels; int8 by smlal on int16 B, or sdot. */
 static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
                                       NN_QGEMM_MR_NEON, true, nn_qgemm_kernel_neon,
-                                      nn_qgemm_fused_neon, nn_sgemm_dot_neon, NULL};
+                                      nn_qgemm_fused_neon, nn_sgemm_dot_neon, NULL, 0};
 static const nn_gemm_isa isa_neondot = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
                                          NN_QGEMM_MR_NEONDOT, false, nn_qgemm_kernel_neondot,
-                                         nn_qgemm_fused_neondot, nn_sgemm_dot_neon, NULL};
+                                         nn_qgemm_fused_neondot, nn_sgemm_dot_neon, NULL, 0};
 #endif
 const nn_gemm_isa *nn_gemm_isa_of(nn_isa isa)
 {
@@ -276,42 +276,31 @@ static void sgemm_task(void *arg, size_t begin, size_t end)
             size_t kc = k - k0 < KC ? k - k0 : KC;
             unsigned flags = (k0 ? NN_GEMM_ACCUMULATE : 0) |
                              (k0 + kc >= k && J->clamp ? NN_GEMM_CLAMP : 0);
-            for (size_t i0 = r0; i0 < r1; i0 += mr) {
-                size_t rows = r1 - i0 < mr ? r1 - i0 : mr;
+            /* Packing costs a fraction of one panel's product: worth it
+             * only where the rows' stride (a multiple of 2 KiB) maps them
+             * onto few L1 sets. Elsewhere tiles of s_mr_in_place rows read
+             * in place are faster (Zen 4, AVX-512: k = 64 and 128, 0.9-1.0x
+             * XNNPACK's time in place, 1.1x packed). */
+            const bool pack = J->isa->s_pack_a && p1 > p0 + 1 && J->lda % 512 == 0;
+            const size_t step = pack || !J->isa->s_mr_in_place ? mr : J->isa->s_mr_in_place;
+            /* Tiles of equal height: a last tile of one or two rows would
+             * run on one or two dependency chains (M = 49 at 8 rows: 7 x 7
+             * rather than 6 x 8 + 1). */
+            const size_t tiles = (r1 - r0 + step - 1) / step;
+            const size_t base = (r1 - r0) / tiles, extra = (r1 - r0) % tiles;
+            for (size_t tile = 0, i0 = r0; tile < tiles; i0 += base + (tile < extra), tile++) {
+                size_t rows = base + (tile < extra);
                 const float *a = J->a + i0 * J->lda + k0;
                 size_t lda = J->lda;
                 unsigned kflags = flags;
                 /* The micro-panel, reused for every panel of the task, packed
                  * once (when the ISA's kernel takes it packed). */
                 _Alignas(64) float apack[NN_GEMM_MAX_MR * KC];
-                /* Packing costs a fraction of one panel's product: worth it
-                 * where the rows' stride (a multiple of 2 KiB) maps them
-                 * onto few L1 sets, or for long rows reused by a few panels;
-                 * rows shorter than 128 run faster in place (Zen 4, k = 64:
-                 * the packing was 7% of the product). */
-                if (J->isa->s_pack_a && p1 > p0 + 1 &&
-                    (lda % 512 == 0 || (kc >= 128 && p1 - p0 >= 4))) {
+                if (pack) {
                     J->isa->s_pack_a(rows, kc, a, lda, apack);
                     a = apack;
                     lda = 0;
                     kflags |= NN_GEMM_PACKED_A;
-                }
-                /* The next micro-panel's rows of A and C are requested now:
-                 * without it, layers whose activations come from memory
-                 * wait on every new line. */
-                if (i0 + mr < r1) {
-                    size_t next = r1 - (i0 + mr) < mr ? r1 - (i0 + mr) : mr;
-                    for (size_t i = 0; i < next; i++) {
-                        const float *an = J->a + (i0 + mr + i) * J->lda + k0;
-                        for (size_t p = 0; p < kc; p += 16)
-                            __builtin_prefetch(an + p);
-                        if (k0 + kc >= k) {
-                            float *cn = J->c + (i0 + mr + i) * J->ldc + p0 * NR;
-                            size_t cend = (p1 < J->bp->panels ? p1 * NR : n) - p0 * NR;
-                            for (size_t j = 0; j < cend; j += 16)
-                                __builtin_prefetch(cn + j, 1);
-                        }
-                    }
                 }
                 size_t first_left = p0; /* the panels spanels did not take */
                 if (J->isa->spanels) {

@@ -140,6 +140,9 @@ typedef struct nn_gemm_isa {
     nn_sgemm_dot_fn sdot;
     /* NULL, or skernel over consecutive panels (nn_sgemm_panels_fn). */
     nn_sgemm_panels_fn spanels;
+    /* 0, or the rows per micro-tile when A is read in place (unpacked):
+     * fewer than s_mr where s_mr row addresses do not fit the registers. */
+    size_t s_mr_in_place;
 } nn_gemm_isa;
 
 /* The kernels gemm.c runs at level isa (kernels/isa.h); NULL when this
@@ -208,6 +211,7 @@ void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a,
 #define NN_SGEMM_MR_C 4
 #define NN_SGEMM_MR_AVX2 6
 #define NN_SGEMM_MR_AVX512 14
+#define NN_SGEMM_MR_AVX512_IN_PLACE 8
 #define NN_QGEMM_MR_C 4
 #define NN_QGEMM_MR_AVX2 3
 #define NN_QGEMM_MR_AVX512 16
