@@ -30,11 +30,6 @@
 /* Flags of the float kernel. */
 #define NN_GEMM_ACCUMULATE 1u /* start from C instead of bias (or zero) */
 #define NN_GEMM_CLAMP 2u      /* clamp the result to [lo, hi] */
-/* A is packed: element (i, p) at a[p * s_mr + i], lda unused. Only for
- * ISAs whose table has s_pack_a (their rows would otherwise map to few L1
- * sets when lda is a large power of two, and need more pointers than there
- * are general registers). */
-#define NN_GEMM_PACKED_A 4u
 /* Only the first n (1..15) columns of C and bias are read and written
  * (the panel's other columns are zero); ISAs whose table sets s_cols. */
 #define NN_GEMM_COLS(n) ((unsigned)(n) << 8)
@@ -126,9 +121,6 @@ typedef void (*nn_sgemm_panels_fn)(size_t mr, size_t kc, const float *a, size_t 
 typedef struct nn_gemm_isa {
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
-    /* NULL, or packs A for skernel's NN_GEMM_PACKED_A: apack[p * s_mr + i]
-     * = a[i * lda + p] for i < rows, p < kc, zeros for rows up to s_mr. */
-    void (*s_pack_a)(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
     bool s_cols;   /* skernel takes NN_GEMM_COLS */
     size_t q_mr;
     /* The int8 kernels' b: false, the int8 panel above; true, the same
@@ -140,9 +132,6 @@ typedef struct nn_gemm_isa {
     nn_sgemm_dot_fn sdot;
     /* NULL, or skernel over consecutive panels (nn_sgemm_panels_fn). */
     nn_sgemm_panels_fn spanels;
-    /* 0, or the rows per micro-tile when A is read in place (unpacked):
-     * fewer than s_mr where s_mr row addresses do not fit the registers. */
-    size_t s_mr_in_place;
 } nn_gemm_isa;
 
 /* The kernels gemm.c runs at level isa (kernels/isa.h); NULL when this
@@ -166,7 +155,6 @@ void nn_sgemm_kernel_panels_avx512(size_t mr, size_t kc, const float *a, size_t 
                                    const float *b, size_t b_stride, size_t panels, float *c,
                                    size_t ldc, const float *bias, unsigned flags, float lo,
                                    float hi);
-void nn_sgemm_pack_a_avx512(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
 void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                           int32_t *acc, bool init);
 void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
@@ -210,8 +198,9 @@ void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a,
 
 #define NN_SGEMM_MR_C 4
 #define NN_SGEMM_MR_AVX2 6
-#define NN_SGEMM_MR_AVX512 14
-#define NN_SGEMM_MR_AVX512_IN_PLACE 8
+/* 8, not the 14 the registers hold: 14 row addresses spill the general
+ * registers (A is read in place, unpacked). */
+#define NN_SGEMM_MR_AVX512 8
 #define NN_QGEMM_MR_C 4
 #define NN_QGEMM_MR_AVX2 3
 #define NN_QGEMM_MR_AVX512 16
