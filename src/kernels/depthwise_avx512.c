@@ -24,7 +24,7 @@ static inline __attribute__((always_inline)) void f32_block(const int PX, const 
 {
     const size_t rows = TAPS ? (size_t)TAPS : t->rows, cols = TAPS ? (size_t)TAPS : t->cols;
     __m512 acc[NN_DW_PX_MAX * 2];
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < CV; v++) {
         const __m512 b = bias ? _mm512_maskz_loadu_ps(k, bias + c + 16 * v) : _mm512_setzero_ps();
 #pragma GCC unroll 8
@@ -36,7 +36,7 @@ static inline __attribute__((always_inline)) void f32_block(const int PX, const 
         const float *ir = in + r * t->in_row + c, *fr = f + r * t->f_row + c;
 #pragma GCC unroll 3
         for (size_t j = 0; j < cols; j++) {
-#pragma GCC unroll 2
+#pragma GCC unroll 4
             for (int v = 0; v < CV; v++) {
                 const __m512 fv = _mm512_maskz_loadu_ps(k, fr + j * t->f_col + 16 * v);
 #pragma GCC unroll 8
@@ -49,7 +49,7 @@ static inline __attribute__((always_inline)) void f32_block(const int PX, const 
             }
         }
     }
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < CV; v++)
 #pragma GCC unroll 8
         for (int p = 0; p < PX; p++)
@@ -57,8 +57,7 @@ static inline __attribute__((always_inline)) void f32_block(const int PX, const 
                                   _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc[p * CV + v])));
 }
 
-/* Up to 4 pixels take two vectors of channels at a time: adjacent input
- * lines per pixel, and as many accumulators as 8 pixels of one vector. */
+/* A tile over all its channels, in blocks of PX pixels by 1, 2 or 4 vectors. */
 static inline __attribute__((always_inline)) void f32_tile(const int PX, const nn_dw_tile *t,
                                                            const float *in, const float *f,
                                                            const float *bias, float lo, float hi,
@@ -67,12 +66,14 @@ static inline __attribute__((always_inline)) void f32_tile(const int PX, const n
     const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
     size_t c = 0;
     const int stride = t->in_px == t->in_col ? 1 : t->in_px == 2 * t->in_col ? 2 : 0;
+    /* Tiles of fewer pixels take more vectors of channels at once, for at
+     * least 4 independent multiply-add chains. */
+    const int WIDE = PX >= 8 ? 1 : PX >= 4 ? 2 : 4;
 #define BLOCKS(TAPS, STRIDE) \
     do { \
-        if (PX <= 4) \
-            for (; c + 32 <= t->nc; c += 32) \
-                f32_block(PX, 2, TAPS, STRIDE, t, c, (__mmask16)0xffff, in, f, bias, vlo, vhi, \
-                          out); \
+        for (; WIDE > 1 && c + 16 * (size_t)WIDE <= t->nc; c += 16 * (size_t)WIDE) \
+            f32_block(PX, WIDE, TAPS, STRIDE, t, c, (__mmask16)0xffff, in, f, bias, vlo, vhi, \
+                      out); \
         for (; c < t->nc; c += 16) \
             f32_block(PX, 1, TAPS, STRIDE, t, c, lanes(t->nc - c), in, f, bias, vlo, vhi, out); \
     } while (0)
