@@ -343,6 +343,11 @@ void nn_sgemm_prepacked(size_t m, const float *a, size_t lda, const nn_sgemm_pac
     /* Tasks of two micro-tile heights per step: B is streamed from L2 once per
      * task, 128 rows (at 8-row tiles) rather than 64 share it. */
     J.mb = task_rows(m, J.col_tasks, 2 * J.isa->s_mr);
+    /* Row tasks of equal height (the tiles in a task are balanced too):
+     * M = 49 in two tasks is 25 + 24 rows, not 48 + 1, whose one-row task
+     * would stream its B panels for a single row. */
+    const size_t row_tasks = (m + J.mb - 1) / J.mb;
+    J.mb = (m + row_tasks - 1) / row_tasks;
     size_t tasks = ((m + J.mb - 1) / J.mb) * J.col_tasks;
     /* A task costs about mb * 256 * k multiply-adds; small products stay serial. */
     size_t work = m * bp->n * (bp->k ? bp->k : 1);
