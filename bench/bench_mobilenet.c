@@ -329,8 +329,8 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
         exit(1);
     }
     *peak_alt = NAN;
-    const int pk = d == D_F32 ? 1 : 0;
 #if defined(__x86_64__)
+    const int pk = d == D_F32 ? 1 : 0;
     /* The peak loop for about the layer's multiply-adds, alternating with
      * it: on a shared machine the core's rate changes from second to second
      * (other guests on its sibling thread), and %peak is only meaningful
@@ -340,8 +340,7 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
         alt ? (long)(macs / (PEAK_INNER * PEAK_ACCS * o->peak_macs[pk])) + 1 : 0;
     double sink = 0.0;
 #else
-    const bool alt = false;
-    (void)macs;
+    (void)macs; /* no peak loop here (bench/peak.h is x86-64 only) */
 #endif
     for (int r = -2; r < o->runs; r++) { /* two warm-up runs each */
         double t0 = now();
