@@ -347,6 +347,10 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
                         .out_signed = out_signed};
                     if (rnd() & 1)
                         e.lo = e.out_zero;
+                    /* An upper clamp below the type's (ReLU6, ReLU1): the
+                     * kernels that narrow with saturation clamp bytes. */
+                    if (rnd() % 3 == 0)
+                        e.hi = rnd_range(e.lo, out_signed ? 127 : 255);
                     const int32_t *in = rep ? acc_in : NULL;
                     memset(cwant, 0x5A, sizeof cwant);
                     memset(cgot, 0x5A, sizeof cgot);

@@ -171,11 +171,16 @@ static void *aligned_alloc64(size_t bytes)
     return aligned_alloc(64, rounded ? rounded : 64);
 }
 
-static size_t task_rows(size_t m, size_t n_tasks_cols, size_t mr)
+/* k_min: a row block should have at least that many rows times k (the
+ * int8 tasks prepare each panel's output stage once per task, a cost that
+ * small k leaves unamortized over 8 micro-panels); 0 for none. */
+static size_t task_rows(size_t m, size_t n_tasks_cols, size_t mr, size_t k, size_t k_min)
 {
     /* Enough row tasks to feed every thread, but at least a few micro-panels each. */
     size_t threads = (size_t)nn_thread_count();
     size_t mb = 8 * mr;
+    while (mb * k < k_min && mb < 64 * mr)
+        mb *= 2;
     while (mb > mr && ((m + mb - 1) / mb) * n_tasks_cols < 4 * threads)
         mb -= mr;
     return mb;
@@ -342,7 +347,7 @@ void nn_sgemm_prepacked(size_t m, const float *a, size_t lda, const nn_sgemm_pac
     J.col_tasks = (bp->panels + NB_PANELS - 1) / NB_PANELS;
     /* Tasks of two micro-tile heights per step: B is streamed from L2 once per
      * task, 128 rows (at 8-row tiles) rather than 64 share it. */
-    J.mb = task_rows(m, J.col_tasks, 2 * J.isa->s_mr);
+    J.mb = task_rows(m, J.col_tasks, 2 * J.isa->s_mr, bp->k, 0);
     /* Row tasks of equal height (the tiles in a task are balanced too):
      * M = 49 in two tasks is 25 + 24 rows, not 48 + 1, whose one-row task
      * would stream its B panels for a single row. */
@@ -721,7 +726,7 @@ static void qgemm_run(size_t m, const nn_q8_matrix *a, const nn_qgemm_packed *bp
     qgemm_job J = {.isa = gemm_isa(), .m = m, .a = a, .bp = bp, .bias = bias, .rq = rq,
                    .c = c, .ldc = ldc};
     J.col_tasks = (bp->panels + NB_PANELS - 1) / NB_PANELS;
-    J.mb = task_rows(m, J.col_tasks, J.isa->q_mr);
+    J.mb = task_rows(m, J.col_tasks, J.isa->q_mr, bp->k, 64 * 128);
     size_t tasks = ((m + J.mb - 1) / J.mb) * J.col_tasks;
     size_t work = m * bp->n * (bp->k ? bp->k : 1);
     if (work < (size_t)1 << 18)

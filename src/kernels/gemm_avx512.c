@@ -158,9 +158,11 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int
 
 /* The per-panel constants of the output stage (e->prepared). */
 typedef struct fused_consts {
-    nn_rq_avx512 rq; /* the output zero point folded in */
-    __m512i col, lo, hi;
-    bool left;       /* some lane shifts left */
+    nn_rq_avx512 rq;   /* the output zero point folded in */
+    __m512i col;
+    __m512i lo8, hi8;  /* the clamp range in bytes */
+    bool left;         /* some lane shifts left */
+    bool clamp;        /* [lo, hi] is narrower than the type's range */
 } fused_consts;
 
 _Static_assert(sizeof(fused_consts) <= NN_QGEMM_PREPARED_BYTES, "prepared epilogue too large");
@@ -176,8 +178,9 @@ static inline __attribute__((always_inline)) void prepare(const nn_qgemm_epilogu
     f->left = _mm512_mask_cmpgt_epi32_mask(k, _mm512_maskz_loadu_epi32(k, e->shift),
                                            _mm512_setzero_si512()) != 0;
     f->col = _mm512_maskz_loadu_epi32(k, e->col_term);
-    f->lo = _mm512_set1_epi32(e->lo);
-    f->hi = _mm512_set1_epi32(e->hi);
+    f->lo8 = _mm512_set1_epi8((char)e->lo);
+    f->hi8 = _mm512_set1_epi8((char)e->hi);
+    f->clamp = e->out_signed ? e->lo > -128 || e->hi < 127 : e->lo > 0 || e->hi < 255;
 }
 
 void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared)
@@ -185,8 +188,41 @@ void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared)
     prepare(e, prepared);
 }
 
+/* Requantizes MR rows of accumulators (shifted left already) and stores
+ * their bytes: four rows at a time are narrowed together. */
+static inline __attribute__((always_inline)) void
+store_rows(const size_t MR, const bool SIGNED, const nn_rq_avx512 *rq, const __m512i *acc,
+           bool clamp, __m512i lo8, __m512i hi8, __mmask16 k, uint8_t *c, size_t ldc)
+{
+    const bool full = k == (__mmask16)0xffff;
+#pragma GCC unroll 4
+    for (size_t i0 = 0; i0 < MR; i0 += 4) {
+        __m512i v[4];
+#pragma GCC unroll 4
+        for (size_t r = 0; r < 4; r++)
+            v[r] = i0 + r < MR ? nn_rq_avx512_folded(rq, false, acc[i0 + r]) : _mm512_setzero_si512();
+        __m512i bytes = nn_narrow4_avx512(v[0], v[1], v[2], v[3], SIGNED);
+        if (clamp)
+            bytes = SIGNED ? _mm512_min_epi8(_mm512_max_epi8(bytes, lo8), hi8)
+                           : _mm512_min_epu8(_mm512_max_epu8(bytes, lo8), hi8);
+        __m128i row[4] = {_mm512_castsi512_si128(bytes), _mm512_extracti32x4_epi32(bytes, 1),
+                          _mm512_extracti32x4_epi32(bytes, 2), _mm512_extracti32x4_epi32(bytes, 3)};
+        if (full) {
+#pragma GCC unroll 4
+            for (size_t r = 0; r < 4; r++)
+                if (i0 + r < MR)
+                    _mm_storeu_si128((__m128i *)(void *)(c + (i0 + r) * ldc), row[r]);
+        } else {
+#pragma GCC unroll 4
+            for (size_t r = 0; r < 4; r++)
+                if (i0 + r < MR)
+                    _mm_mask_storeu_epi8(c + (i0 + r) * ldc, k, row[r]);
+        }
+    }
+}
+
 /* qkern with the output stage applied to the registers: the accumulators
- * never go to memory. */
+ * never go to memory. Rows are requantized and narrowed four at a time. */
 static inline __attribute__((always_inline)) void
 qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a,
        const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
@@ -199,8 +235,8 @@ qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, 
     const fused_consts *fc = e->prepared ? e->prepared : &local;
     nn_rq_avx512 rq = fc->rq;
     rq.away = ROUNDING == NN_ROUND_AWAY;
-    const __m512i col = fc->col, lo = fc->lo, hi = fc->hi;
-    const bool left = fc->left;
+    const __m512i col = fc->col, lo8 = fc->lo8, hi8 = fc->hi8;
+    const bool left = fc->left, clamp = fc->clamp, out_signed = e->out_signed;
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
@@ -209,20 +245,23 @@ qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, 
         qsums_half(MR, FLIP, kq, a, b, acc);
     else
         qsums(MR, FLIP, kq, a, b, acc);
-    int32_t rows[NN_QGEMM_MR_AVX512] = {0};
-    const bool has_rows = e->row_term != NULL, full = e->cols == NN_GEMM_NR;
-    if (has_rows)
+    /* Each runtime choice is taken once for the tile, outside the rows. */
+    if (e->row_term) {
+        int32_t rows[NN_QGEMM_MR_AVX512];
         memcpy(rows, e->row_term, MR * sizeof rows[0]);
 #pragma GCC unroll 16
-    for (size_t i = 0; i < MR; i++) {
-        __m512i v = has_rows ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
-        v = left ? nn_rq_avx512_output_folded(&rq, true, v, lo, hi)
-                 : nn_rq_avx512_output_folded(&rq, false, v, lo, hi);
-        if (full)
-            _mm_storeu_si128((__m128i *)(void *)(c + i * ldc), _mm512_cvtepi32_epi8(v));
-        else
-            _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
+        for (size_t i = 0; i < MR; i++)
+            acc[i] = _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i]));
     }
+    if (left) {
+#pragma GCC unroll 16
+        for (size_t i = 0; i < MR; i++)
+            acc[i] = _mm512_sllv_epi32(acc[i], rq.left);
+    }
+    if (out_signed)
+        store_rows(MR, true, &rq, acc, clamp, lo8, hi8, k, c, ldc);
+    else
+        store_rows(MR, false, &rq, acc, clamp, lo8, hi8, k, c, ldc);
 }
 
 void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
