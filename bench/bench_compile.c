@@ -4,13 +4,21 @@
  * deeplabv3 from the shared TFLite models (read and translated by nnapi-run's
  * own code) and for MobileNet v1 1.0/224 float32 (bench_mobilenet's graph,
  * random weights): model finish, a cold compilation (no cache), the
- * compilation that misses and writes the entry, one that loads it, the first
- * computation after each, and the steady-state computation. Cold and cached
- * compilations alternate run by run; medians are printed, and whether both
+ * compilation that misses and writes the entry, one that loads it into a
+ * new model object (as a restarted application does: every constant is
+ * hashed), one that loads it again for the same model object (whose hash
+ * the model keeps), the first computation after a cold compilation and
+ * after a hit, and the steady-state computation. Cold and cached
+ * compilations alternate run by run; medians are printed, and whether all
  * give bit-identical outputs.
  *
+ * A second table gives what bounds a hit from below: the constants' bytes
+ * and the entry's, the time to read every constant byte once (one thread,
+ * in the cache state the hit sees), and the time to map the entry with its
+ * pages populated (and unmap it), against the cold compilation.
+ *
  * Usage: bench_compile [--runs N] [--models DIR] [--only SUBSTRING]
- *                      [--compile-only cold|hit]
+ *                      [--compile-only cold|hit|hit-reused]
  * --compile-only repeats only that compilation (runs times), for profilers.
  */
 #include <math.h>
@@ -26,6 +34,7 @@
 #include <unistd.h>
 
 #include "android/NeuralNetworks.h"
+#include "runtime.h"
 #include "kernels/isa.h"
 #include "bench_machine.h"
 #include "mobilenet_net.h"
@@ -132,6 +141,25 @@ static void build_v1_float(bench_model *m)
     m->out_bytes[0] = (size_t)y->h * y->w * y->c * 4;
 }
 
+/* Replaces m->model by a new model object of the same content (not timed). */
+static void renew_model(bench_model *m)
+{
+    char err[256];
+    if (m->translated) {
+        nr_translation_free(&m->tr);
+        m->translated = false;
+        if (nr_translate(&m->tm, 0, 0, &m->tr, err, sizeof err)) {
+            fprintf(stderr, "bench_compile: %s\n", err);
+            exit(1);
+        }
+        m->translated = true;
+        m->model = m->tr.model;
+    } else {
+        ANeuralNetworksModel_free(m->model);
+        m->model = mn_build_model(&m->g, 0, m->g.n_nodes, D_F32, m->w);
+    }
+}
+
 static void free_model(bench_model *m)
 {
     if (m->translated)
@@ -150,10 +178,11 @@ static void free_model(bench_model *m)
     }
 }
 
+static const uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = "bench_compile token";
+
 /* Compiles (with the cache in dir when dir is not NULL) and times it. */
 static ANeuralNetworksCompilation *compile(const bench_model *m, const char *dir, double *ms)
 {
-    static const uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = "bench_compile token";
     ANeuralNetworksCompilation *c;
     double t0 = now_ms();
     CHECK(ANeuralNetworksCompilation_create(m->model, &c));
@@ -162,6 +191,68 @@ static ANeuralNetworksCompilation *compile(const bench_model *m, const char *dir
     CHECK(ANeuralNetworksCompilation_finish(c));
     *ms = now_ms() - t0;
     return c;
+}
+
+/* Four independent 16-byte lanes: what every x86-64 and aarch64 compiler
+ * turns into full-speed vector loads without ISA flags. */
+typedef uint64_t words2 __attribute__((vector_size(16)));
+volatile uint64_t read_sink;
+
+/* Reads every constant byte of m once, on this thread; returns the time. */
+static double read_constants(const bench_model *m, size_t *bytes)
+{
+    words2 acc[4] = {{0}};
+    uint8_t tail = 0;
+    *bytes = 0;
+    double t0 = now_ms();
+    const ANeuralNetworksModel *model = m->model;
+    for (uint32_t i = 0; i < model->n_operands; i++) {
+        const nn_operand *o = &model->operands[i];
+        if (o->lifetime != NN_LIFETIME_CONSTANT || o->value == NULL)
+            continue;
+        const uint8_t *p = o->value;
+        size_t n = o->length, k = 0;
+        for (; k + 64 <= n; k += 64)
+            for (int l = 0; l < 4; l++) {
+                words2 v;
+                memcpy(&v, p + k + 16 * l, sizeof v);
+                acc[l] ^= v;
+            }
+        for (; k < n; k++)
+            tail ^= p[k];
+        *bytes += n;
+    }
+    double ms = now_ms() - t0;
+    /* Kept, so that the reads are not optimised away. */
+    read_sink = acc[0][0] ^ acc[1][1] ^ acc[2][0] ^ acc[3][1] ^ tail;
+    return ms;
+}
+
+/* Maps the entry in dir with its pages populated and unmaps it; returns the
+ * time, *bytes its size. */
+static double map_entry(const char *dir, size_t *bytes)
+{
+    char path[600];
+    int at = snprintf(path, sizeof path, "%s/nnapi-linux-", dir);
+    for (int i = 0; i < ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN; i++)
+        at += snprintf(path + at, sizeof path - (size_t)at, "%02x", token[i]);
+    snprintf(path + at, sizeof path - (size_t)at, ".cache");
+    double t0 = now_ms();
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        fprintf(stderr, "bench_compile: no entry %s\n", path);
+        exit(1);
+    }
+    *bytes = (size_t)st.st_size;
+    void *p = mmap(NULL, *bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        perror("mmap");
+        exit(1);
+    }
+    munmap(p, *bytes);
+    return now_ms() - t0;
 }
 
 typedef struct {
@@ -225,6 +316,16 @@ static void remove_entries(const char *dir)
         fprintf(stderr, "bench_compile: could not empty %s\n", dir);
 }
 
+/* What bounds a hit from below, for the second table. */
+typedef struct {
+    const char *name;
+    double cold_ms, read_ms, map_ms;
+    size_t constant_bytes, entry_bytes;
+} bound_row;
+
+static bound_row bounds[3];
+static int n_bounds;
+
 static void run_case(const char *name, bench_model *m, double finish_ms, int runs)
 {
     char dir[] = "/tmp/bench_compile_XXXXXX";
@@ -232,35 +333,48 @@ static void run_case(const char *name, bench_model *m, double finish_ms, int run
         perror("mkdtemp");
         exit(1);
     }
-    io_buffers cold_io, hit_io;
+    io_buffers cold_io, hit_io, reused_io;
     io_alloc(m, &cold_io, NULL);
     io_alloc(m, &hit_io, &cold_io);
-    double *t = malloc((size_t)runs * 7 * sizeof *t);
+    io_alloc(m, &reused_io, &cold_io);
+    enum { COLD, MISS, HIT, REUSED, FIRST_COLD, FIRST_HIT, STEADY_COLD, STEADY_HIT, READ, MAP, N_T };
+    double *t = malloc((size_t)runs * N_T * sizeof *t);
     if (!t)
         exit(1);
-    double *cold = t, *miss = t + runs, *hit = t + 2 * runs, *first_cold = t + 3 * runs,
-           *first_hit = t + 4 * runs, *steady_cold = t + 5 * runs, *steady_hit = t + 6 * runs;
+#define T(k) (t + (size_t)(k) * (size_t)runs)
     bool same = true;
+    size_t constant_bytes = 0, entry_bytes = 0;
     for (int r = 0; r < runs; r++) {
-        ANeuralNetworksCompilation *c = compile(m, NULL, &cold[r]);
-        first_cold[r] = compute(m, c, &cold_io);
-        steady_cold[r] = compute(m, c, &cold_io);
+        ANeuralNetworksCompilation *c = compile(m, NULL, &T(COLD)[r]);
+        T(FIRST_COLD)[r] = compute(m, c, &cold_io);
+        T(STEADY_COLD)[r] = compute(m, c, &cold_io);
         ANeuralNetworksCompilation_free(c);
 
         remove_entries(dir);
-        c = compile(m, dir, &miss[r]);
+        c = compile(m, dir, &T(MISS)[r]);
         ANeuralNetworksCompilation_free(c);
-        c = compile(m, dir, &hit[r]);
-        first_hit[r] = compute(m, c, &hit_io);
-        steady_hit[r] = compute(m, c, &hit_io);
-        same = same && io_same(m, &cold_io, &hit_io);
+        /* A new model object: its hash is not known yet. */
+        renew_model(m);
+        c = compile(m, dir, &T(HIT)[r]);
+        T(FIRST_HIT)[r] = compute(m, c, &hit_io);
+        T(STEADY_HIT)[r] = compute(m, c, &hit_io);
         ANeuralNetworksCompilation_free(c);
+        c = compile(m, dir, &T(REUSED)[r]);
+        compute(m, c, &reused_io);
+        ANeuralNetworksCompilation_free(c);
+        same = same && io_same(m, &cold_io, &hit_io) && io_same(m, &cold_io, &reused_io);
+        T(READ)[r] = read_constants(m, &constant_bytes);
+        T(MAP)[r] = map_entry(dir, &entry_bytes);
     }
-    double mc = median(cold, runs), mh = median(hit, runs);
-    printf("%-26s %8.2f %9.2f %9.2f %8.2f %7.1fx %9.2f %9.2f %9.2f %9.2f  %s\n", name, finish_ms,
-           mc, median(miss, runs), mh, mc / mh, median(first_cold, runs), median(first_hit, runs),
-           median(steady_cold, runs), median(steady_hit, runs), same ? "yes" : "NO");
+    double mc = median(T(COLD), runs), mh = median(T(HIT), runs), mr = median(T(REUSED), runs);
+    printf("%-26s %7.2f %7.2f %7.2f %7.3f %6.1fx %7.3f %6.1fx %8.2f %8.2f %7.2f %7.2f  %s\n", name,
+           finish_ms, mc, median(T(MISS), runs), mh, mc / mh, mr, mc / mr,
+           median(T(FIRST_COLD), runs), median(T(FIRST_HIT), runs), median(T(STEADY_COLD), runs),
+           median(T(STEADY_HIT), runs), same ? "yes" : "NO");
     fflush(stdout);
+    bounds[n_bounds++] = (bound_row){name, mc, median(T(READ), runs), median(T(MAP), runs),
+                                     constant_bytes, entry_bytes};
+#undef T
     remove_entries(dir);
     rmdir(dir);
     for (uint32_t i = 0; i < m->n_in; i++)
@@ -268,11 +382,28 @@ static void run_case(const char *name, bench_model *m, double finish_ms, int run
     for (uint32_t i = 0; i < m->n_out; i++) {
         free(cold_io.out[i]);
         free(hit_io.out[i]);
+        free(reused_io.out[i]);
     }
     free(t);
 }
 
-static void compile_only(bench_model *m, bool hit, int runs)
+static void print_bounds(void)
+{
+    printf("\nlower bounds of a hit (medians, ms): read = every constant byte read once by one\n"
+           "thread; map = the entry mapped with its pages populated, and unmapped\n");
+    printf("%-26s %9s %9s %8s %8s %10s %8s %14s\n", "model", "const MB", "entry MB", "read",
+           "GB/s", "cold/read", "map", "cold/(read+map)");
+    for (int i = 0; i < n_bounds; i++) {
+        const bound_row *b = &bounds[i];
+        printf("%-26s %9.2f %9.2f %8.3f %8.1f %9.1fx %8.3f %13.1fx\n", b->name,
+               b->constant_bytes / 1e6, b->entry_bytes / 1e6, b->read_ms,
+               b->constant_bytes / (b->read_ms * 1e6), b->cold_ms / b->read_ms, b->map_ms,
+               b->cold_ms / (b->read_ms + b->map_ms));
+    }
+}
+
+/* mode: 0 cold, 1 hit with a new model object each time, 2 hit reusing it. */
+static void compile_only(bench_model *m, int mode, int runs)
 {
     char dir[] = "/tmp/bench_compile_XXXXXX";
     if (!mkdtemp(dir)) {
@@ -282,12 +413,15 @@ static void compile_only(bench_model *m, bool hit, int runs)
     double *t = malloc((size_t)runs * sizeof *t), ms;
     if (!t)
         exit(1);
-    if (hit)
+    if (mode)
         ANeuralNetworksCompilation_free(compile(m, dir, &ms));
-    for (int r = 0; r < runs; r++)
-        ANeuralNetworksCompilation_free(compile(m, hit ? dir : NULL, &t[r]));
-    printf("%s compilation: median %.3f ms over %d runs\n", hit ? "hit" : "cold", median(t, runs),
-           runs);
+    for (int r = 0; r < runs; r++) {
+        if (mode == 1)
+            renew_model(m);
+        ANeuralNetworksCompilation_free(compile(m, mode ? dir : NULL, &t[r]));
+    }
+    static const char *const what[] = {"cold", "hit (new model object)", "hit (same model object)"};
+    printf("%s compilation: median %.3f ms over %d runs\n", what[mode], median(t, runs), runs);
     free(t);
     remove_entries(dir);
     rmdir(dir);
@@ -296,10 +430,11 @@ static void compile_only(bench_model *m, bool hit, int runs)
 static void print_header(void)
 {
     bench_print_machine();
-    printf("medians in ms; cold = no cache, miss = compile + write the entry, hit = load it;\n"
-           "first/steady = first and second computation of that compilation\n");
-    printf("%-26s %8s %9s %9s %8s %8s %9s %9s %9s %9s  %s\n", "model", "build", "cold", "miss",
-           "hit", "cold/hit", "1st cold", "1st hit", "cold", "hit", "same");
+    printf("medians in ms; cold = no cache, miss = compile + write the entry, hit = load it for a\n"
+           "new model object, reused = load it again for the same object (which keeps its hash);\n"
+           "first/steady = first and second computation after a cold compilation and a hit\n");
+    printf("%-26s %7s %7s %7s %7s %7s %7s %7s %8s %8s %7s %7s  %s\n", "model", "build", "cold",
+           "miss", "hit", "c/hit", "reused", "c/reus", "1st cold", "1st hit", "cold", "hit", "same");
 }
 
 int main(int argc, char **argv)
@@ -314,11 +449,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
         else if (!strcmp(argv[i], "--compile-only") && i + 1 < argc &&
-                 (!strcmp(argv[i + 1], "cold") || !strcmp(argv[i + 1], "hit")))
+                 (!strcmp(argv[i + 1], "cold") || !strcmp(argv[i + 1], "hit") ||
+                  !strcmp(argv[i + 1], "hit-reused")))
             only_compile = argv[++i];
         else {
             fprintf(stderr,
-                    "usage: %s [--runs N] [--models DIR] [--only SUBSTRING] [--compile-only cold|hit]\n",
+                    "usage: %s [--runs N] [--models DIR] [--only SUBSTRING]\n"
+                    "       [--compile-only cold|hit|hit-reused]\n",
                     argv[0]);
             return 2;
         }
@@ -350,11 +487,14 @@ int main(int argc, char **argv)
          * finishes the model itself. */
         double build_ms = now_ms() - t0;
         if (only_compile)
-            compile_only(m, !strcmp(only_compile, "hit"), runs);
+            compile_only(m, !strcmp(only_compile, "cold") ? 0 : !strcmp(only_compile, "hit") ? 1 : 2,
+                         runs);
         else
             run_case(name, m, build_ms, runs);
         free_model(m);
         free(m);
     }
+    if (n_bounds)
+        print_bounds();
     return 0;
 }

@@ -39,7 +39,7 @@ void nn_blob_step(uint32_t subplan, uint32_t op_index);
 
 /* ---- for tests and the fuzz target ---- */
 
-#define NN_CACHE_FORMAT 1u
+#define NN_CACHE_FORMAT 2u
 #define NN_CACHE_HASH_BYTES 16
 
 typedef struct nn_hasher {
