@@ -10,11 +10,13 @@
  *     own hash intact) are ignored and rewritten;
  *   - another model, relaxed flag, preference or constant value (also one in
  *     a memory object) under the same token misses;
+ *   - a finished model keeps its hash, one with a constant in a memory
+ *     object does not: new content in the memory misses;
  *   - an entry that is a directory or a FIFO, and a cacheDir that does not
  *     exist, is a file or cannot be written, compile normally;
  *   - the hash gives the same result whatever the split of its input (its
  *     vector and portable block paths agree); weights of more than 1 MiB
- *     (hashed as a tree, on the thread pool) hit, and miss when one value
+ *     (hashed in pieces, on the thread pool) hit, and miss when one value
  *     changes;
  *   - many threads, and two processes, compiling the same model with the
  *     same token at once all succeed with identical results;
@@ -277,6 +279,7 @@ static void write_file(const char *path, const void *data, size_t bytes)
 }
 
 static const uint8_t token_a[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = "token A of the cache test.....!";
+static const uint8_t token_b[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = "token B of the cache test.....!";
 
 /* The reference output of a model: computed without any cache. */
 static void reference(const test_model *tm, uint8_t *out)
@@ -527,6 +530,50 @@ static void test_model_changes(void)
         free_model(&tm);
     }
     free_model(&base);
+    remove_dir(dir);
+}
+
+/* A finished model keeps its hash, unless a constant is in a memory object:
+ * that content may change once the executions using the model are done,
+ * and the next compilation of the same model object must not use the
+ * entry of the old content. */
+static void test_kept_hash(void)
+{
+    char *dir = make_dir();
+    test_model tm;
+    build_model(&tm, FLOAT_MODEL, 11, false, false);
+    uint8_t want[OUT_MAX], got[OUT_MAX];
+    reference(&tm, want);
+    bool hit;
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(!hit);
+    CHECK_EQ_INT(atomic_load(&tm.model->cache_hash_state), 2);
+    memset(got, 0xee, sizeof got);
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(hit && memcmp(got, want, tm.out_bytes) == 0);
+    free_model(&tm);
+
+    build_model(&tm, FLOAT_MODEL, 12, false, true);
+    reference(&tm, want);
+    CHECK_OK(compile_run(&tm, dir, token_b, -1, got, &hit));
+    CHECK(!hit);
+    CHECK_EQ_INT(atomic_load(&tm.model->cache_hash_state), 0);
+    CHECK_OK(compile_run(&tm, dir, token_b, -1, got, &hit));
+    CHECK(hit && memcmp(got, want, tm.out_bytes) == 0);
+    /* Other weights in the memory, through its file. */
+    for (size_t i = 0; i < sizeof tm.weights_f / sizeof *tm.weights_f; i++)
+        tm.weights_f[i] = -tm.weights_f[i] * 0.5f + 0.125f;
+    CHECK(pwrite(tm.fd, tm.weights_f, sizeof tm.weights_f, 0) == (ssize_t)sizeof tm.weights_f);
+    uint8_t want_new[OUT_MAX];
+    reference(&tm, want_new);
+    CHECK(memcmp(want_new, want, tm.out_bytes) != 0);
+    memset(got, 0xee, sizeof got);
+    CHECK_OK(compile_run(&tm, dir, token_b, -1, got, &hit));
+    CHECK(!hit);
+    CHECK(memcmp(got, want_new, tm.out_bytes) == 0);
+    CHECK_OK(compile_run(&tm, dir, token_b, -1, got, &hit));
+    CHECK(hit && memcmp(got, want_new, tm.out_bytes) == 0);
+    free_model(&tm);
     remove_dir(dir);
 }
 
@@ -900,6 +947,7 @@ int main(int argc, char **argv)
     }
     test_token();
     test_model_changes();
+    test_kept_hash();
     test_unusable_places();
     test_hash_paths();
     test_large_weights();
