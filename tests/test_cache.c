@@ -12,6 +12,8 @@
  *     a memory object) under the same token misses;
  *   - a finished model keeps its hash, one with a constant in a memory
  *     object does not: new content in the memory misses;
+ *   - one entry per token; a miss removes the stale temporary files of
+ *     writers that died, and nothing else;
  *   - an entry that is a directory or a FIFO, and a cacheDir that does not
  *     exist, is a file or cannot be written, compile normally;
  *   - the hash gives the same result whatever the split of its input (its
@@ -32,6 +34,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compile/cache.h"
@@ -577,6 +580,60 @@ static void test_kept_hash(void)
     remove_dir(dir);
 }
 
+static bool exists(const char *dir, const char *name)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void make_file(const char *dir, const char *name, time_t age_seconds)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(fd >= 0 && write(fd, "partial", 7) == 7);
+    struct timespec when[2] = {{.tv_sec = time(NULL) - age_seconds}, {.tv_sec = time(NULL) - age_seconds}};
+    CHECK(fd >= 0 && futimens(fd, when) == 0);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* The cache keeps one entry per token (a new one replaces the old); the only
+ * other files it can leave are the temporaries of writers that died before
+ * their rename. A miss removes those older than ten minutes, and nothing
+ * else: not a writer's that is under way, not a file of another name. */
+static void test_stale_temporaries(void)
+{
+    char *dir = make_dir();
+    make_file(dir, ".nnapi-linux-a1b2c3", 3600);
+    make_file(dir, ".nnapi-linux-d4e5f6", 5);
+    make_file(dir, ".nnapi-linux-old", 3600);
+    make_file(dir, "app-file", 3600);
+    test_model tm;
+    build_model(&tm, QUANT_MODEL, 3, false, false);
+    uint8_t want[OUT_MAX], got[OUT_MAX];
+    reference(&tm, want);
+    bool hit;
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(!hit && memcmp(got, want, tm.out_bytes) == 0);
+    CHECK(!exists(dir, ".nnapi-linux-a1b2c3"));
+    CHECK(exists(dir, ".nnapi-linux-d4e5f6"));
+    CHECK(exists(dir, ".nnapi-linux-old"));
+    CHECK(exists(dir, "app-file"));
+    CHECK_EQ_INT(count_files(dir), 2); /* app-file and the entry */
+    /* Another compilation under the same token replaces the entry. */
+    test_model other;
+    build_model(&other, QUANT_MODEL, 4, false, false);
+    CHECK_OK(compile_run(&other, dir, token_a, -1, got, &hit));
+    CHECK(!hit);
+    CHECK_EQ_INT(count_files(dir), 2);
+    free_model(&other);
+    free_model(&tm);
+    remove_dir(dir);
+}
+
 static void test_unusable_places(void)
 {
     test_model tm;
@@ -948,6 +1005,7 @@ int main(int argc, char **argv)
     test_token();
     test_model_changes();
     test_kept_hash();
+    test_stale_temporaries();
     test_unusable_places();
     test_hash_paths();
     test_large_weights();

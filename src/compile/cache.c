@@ -1,4 +1,5 @@
 /* Compilation caching on disk: see cache.h for the entry format. */
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compile/cache.h"
@@ -836,6 +838,33 @@ static bool write_all(int fd, const void *data, size_t bytes)
 
 static const uint8_t zeros[NN_CACHE_ALIGN];
 
+#define TEMP_PREFIX ".nnapi-linux-"
+/* A writer renames its temporary file within milliseconds; one this old was
+ * left by a process that died while writing. */
+#define STALE_TEMP_SECONDS 600
+
+/* Removes the temporary files of dead writers from dir: they are the only
+ * files the cache could leave behind that nothing ever replaces. */
+static void remove_stale_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        if (strncmp(e->d_name, TEMP_PREFIX, strlen(TEMP_PREFIX)) != 0 ||
+            strlen(e->d_name) != strlen(TEMP_PREFIX) + 6 ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            now - st.st_mtime < STALE_TEMP_SECONDS)
+            continue;
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0)
+            nn_vlog("compilation cache: removed %s/%s, left by a writer that died", dir, e->d_name);
+    }
+    closedir(d);
+}
+
 /* Writes the recorded blobs as the entry at path: to a temporary file of the
  * same directory, synced, then renamed over the entry, so that readers and
  * other writers only ever see a whole entry. */
@@ -871,7 +900,8 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
         nn_vlog("compilation cache: not writing %s: out of memory", path);
         return;
     }
-    snprintf(tmp, dlen + 32, "%s/.nnapi-linux-XXXXXX", dir);
+    remove_stale_temporaries(dir);
+    snprintf(tmp, dlen + 32, "%s/" TEMP_PREFIX "XXXXXX", dir);
     int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
         nn_vlog("compilation cache: cannot write in %s (%s): compiled without caching", dir,
