@@ -15,7 +15,9 @@
  * A second table gives what bounds a hit from below: the constants' bytes
  * and the entry's, the time to read every constant byte once (one thread,
  * in the cache state the hit sees), and the time to map the entry with its
- * pages populated (and unmap it), against the cold compilation.
+ * pages populated (and unmap it), against the cold compilation. A third
+ * gives cold compilations and hits each in a new process (the bench runs
+ * itself with --child-compile), as a restarted application sees them.
  *
  * Usage: bench_compile [--runs N] [--models DIR] [--only SUBSTRING]
  *                      [--compile-only cold|hit|hit-reused]
@@ -437,8 +439,84 @@ static void print_header(void)
            "miss", "hit", "c/hit", "reused", "c/reus", "1st cold", "1st hit", "cold", "hit", "same");
 }
 
+static const char *const model_names[] = {"mobilenet_v2_1.0_224_quant", "deeplabv3",
+                                           "mobilenet_v1_1.0_f32"};
+
+/* Builds model k of model_names (the first two read from models_dir). */
+static bool load_model(int k, const char *models_dir, bench_model *m)
+{
+    if (k < 2) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.tflite", models_dir, model_names[k]);
+        return load_tflite(path, m);
+    }
+    build_v1_float(m);
+    return true;
+}
+
+/* A process of its own, as a restarted application is: builds model k,
+ * compiles it once (with the cache in cache_dir unless it is "-") and
+ * prints the compilation's time. */
+static int child_compile(int k, const char *models_dir, const char *cache_dir)
+{
+    bench_model *m = calloc(1, sizeof *m);
+    if (!m || !load_model(k, models_dir, m))
+        return 1;
+    double ms;
+    ANeuralNetworksCompilation_free(compile(m, strcmp(cache_dir, "-") ? cache_dir : NULL, &ms));
+    printf("%.6f\n", ms);
+    free_model(m);
+    free(m);
+    return 0;
+}
+
+static const char *self_path;
+
+/* The compilation time child_compile reports from a new process. */
+static double restart_compile(int k, const char *models_dir, const char *cache_dir)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' --child-compile %d '%s' '%s'", self_path, k, models_dir,
+             cache_dir);
+    FILE *p = popen(cmd, "r");
+    double ms = -1;
+    if (!p || fscanf(p, "%lf", &ms) != 1 || pclose(p) != 0) {
+        fprintf(stderr, "bench_compile: %s failed\n", cmd);
+        exit(1);
+    }
+    return ms;
+}
+
+/* Cold compilations and hits, each in a new process (the entry written
+ * here first), alternating. */
+static void restart_case(int k, const char *models_dir, bench_model *m, int runs)
+{
+    char dir[] = "/tmp/bench_compile_XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+    double ms, *t = malloc((size_t)runs * 2 * sizeof *t);
+    if (!t)
+        exit(1);
+    ANeuralNetworksCompilation_free(compile(m, dir, &ms));
+    for (int r = 0; r < runs; r++) {
+        t[r] = restart_compile(k, models_dir, "-");
+        t[runs + r] = restart_compile(k, models_dir, dir);
+    }
+    double cold = median(t, runs), hit = median(t + runs, runs);
+    printf("%-26s %9.3f %9.3f %7.1fx\n", model_names[k], cold, hit, cold / hit);
+    fflush(stdout);
+    free(t);
+    remove_entries(dir);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
+    self_path = argv[0];
+    if (argc == 5 && !strcmp(argv[1], "--child-compile"))
+        return child_compile(atoi(argv[2]), argv[3], argv[4]);
     int runs = 11;
     const char *dir = NN_BENCH_MODELS, *only = NULL, *only_compile = NULL;
     for (int i = 1; i < argc; i++) {
@@ -462,26 +540,20 @@ int main(int argc, char **argv)
     }
     if (runs < 1)
         runs = 1;
-    print_header();
-    static const char *const files[] = {"mobilenet_v2_1.0_224_quant", "deeplabv3"};
+    if (!only_compile)
+        print_header();
+    bench_model *models[3] = {0};
     for (int k = 0; k < 3; k++) {
-        const char *name = k < 2 ? files[k] : "mobilenet_v1_1.0_f32";
-        if (only && !strstr(name, only))
+        if (only && !strstr(model_names[k], only))
             continue;
         bench_model *m = calloc(1, sizeof *m);
         if (!m)
             return 1;
         double t0 = now_ms();
-        if (k < 2) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/%s.tflite", dir, files[k]);
-            if (!load_tflite(path, m)) {
-                free_model(m);
-                free(m);
-                return 1;
-            }
-        } else {
-            build_v1_float(m);
+        if (!load_model(k, dir, m)) {
+            free_model(m);
+            free(m);
+            return 1;
         }
         /* Translation or construction included: nnapi-run's translation
          * finishes the model itself. */
@@ -490,11 +562,22 @@ int main(int argc, char **argv)
             compile_only(m, !strcmp(only_compile, "cold") ? 0 : !strcmp(only_compile, "hit") ? 1 : 2,
                          runs);
         else
-            run_case(name, m, build_ms, runs);
-        free_model(m);
-        free(m);
+            run_case(model_names[k], m, build_ms, runs);
+        models[k] = m;
     }
-    if (n_bounds)
+    if (!only_compile) {
         print_bounds();
+        printf("\neach compilation in a new process (a restarted application: its heap, the\n"
+               "thread pool and the entry's mapping all new), medians in ms\n");
+        printf("%-26s %9s %9s %8s\n", "model", "cold", "hit", "cold/hit");
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!models[k])
+            continue;
+        if (!only_compile)
+            restart_case(k, dir, models[k], runs);
+        free_model(models[k]);
+        free(models[k]);
+    }
     return 0;
 }
