@@ -5,6 +5,8 @@
  *     float model (packed GEMM weights) and a quantized one (packed int8
  *     weights, pair tables); a new model object with the same content hits;
  *   - every byte of the token counts; the entry name has a fixed length;
+ *   - an entry kept mapped after a hit is checked in full again once its
+ *     file is written in place or replaced;
  *   - corrupt, truncated, empty, zero-filled, foreign entries, and headers of
  *     another format, library version, D_ISA, byte order, token or model (their
  *     own hash intact) are ignored and rewritten;
@@ -490,6 +492,55 @@ static void test_damage(int kind)
         free(path);
         remove_dir(dir);
     }
+    free_model(&tm);
+}
+
+/* An entry the process keeps mapped after a hit is checked in full again
+ * once its file changes: a payload byte written in place (same size, same
+ * inode) or the entry replaced by another file. */
+static void test_damage_kept(int kind)
+{
+    test_model tm;
+    build_model(&tm, kind, 8, false, false);
+    uint8_t want[OUT_MAX], got[OUT_MAX];
+    reference(&tm, want);
+    char *dir = make_dir();
+    char *path = nn_cache_entry_path(dir, token_a);
+    bool hit;
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(!hit);
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(hit && memcmp(got, want, tm.out_bytes) == 0);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && st.st_size > (off_t)NN_CACHE_HEADER_SPAN + 64);
+    /* The last byte belongs to the last blob. */
+    uint8_t byte = 0;
+    int fd = open(path, O_RDWR);
+    CHECK(fd >= 0 && pread(fd, &byte, 1, st.st_size - 1) == 1);
+    byte ^= 0x10;
+    CHECK(fd >= 0 && pwrite(fd, &byte, 1, st.st_size - 1) == 1);
+    if (fd >= 0)
+        close(fd);
+    memset(got, 0xee, sizeof got);
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(!hit && memcmp(got, want, tm.out_bytes) == 0);
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(hit && memcmp(got, want, tm.out_bytes) == 0);
+    /* Another model's entry renamed over this one: another file. */
+    test_model other;
+    build_model(&other, kind, 9, false, false);
+    char *other_dir = make_dir();
+    char *other_path = nn_cache_entry_path(other_dir, token_a);
+    CHECK_OK(compile_run(&other, other_dir, token_a, -1, got, &hit));
+    CHECK(rename(other_path, path) == 0);
+    memset(got, 0xee, sizeof got);
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(!hit && memcmp(got, want, tm.out_bytes) == 0);
+    free(other_path);
+    remove_dir(other_dir);
+    free_model(&other);
+    free(path);
+    remove_dir(dir);
     free_model(&tm);
 }
 
@@ -998,6 +1049,7 @@ int main(int argc, char **argv)
     for (int kind = FLOAT_MODEL; kind <= QUANT_MODEL; kind++) {
         test_hit_miss(kind);
         test_damage(kind);
+        test_damage_kept(kind);
         test_threads(kind);
         test_processes(kind);
         test_other_isa(kind);

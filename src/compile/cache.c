@@ -652,12 +652,156 @@ void nn_cache_forge_identity(uint8_t *image, size_t bytes, const uint8_t *token,
     memcpy(image, &hd, sizeof hd);
 }
 
+/* ------------------------------------------------------- mapped entries */
+
+/*
+ * A checked entry stays mapped for the next compilations of the process
+ * that use it: while its file is the same one, unchanged (device, inode,
+ * size, modification and change times), its payload is not hashed again.
+ * The model always is, unless it kept its hash. An entry replaced (renamed
+ * over) or written in place is another file, checked in full. Mappings no
+ * compilation uses are kept, the most recent first, up to KEPT_UNUSED of
+ * them and KEPT_UNUSED_BYTES in all.
+ */
+#define KEPT_UNUSED 8
+#define KEPT_UNUSED_BYTES ((size_t)256 << 20)
+
+typedef struct file_identity {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime, ctime;
+} file_identity;
+
+typedef struct mapped_entry {
+    struct mapped_entry *next;
+    char *path;
+    file_identity id;
+    const uint8_t *map;
+    size_t bytes;
+    cache_header hd;
+    uint32_t users; /* compilations using it */
+} mapped_entry;
+
+static pthread_mutex_t mapped_lock = PTHREAD_MUTEX_INITIALIZER;
+static mapped_entry *mapped_list; /* most recently used first */
+static pthread_once_t mapped_once = PTHREAD_ONCE_INIT;
+
+/* A child forked while another thread held the lock must not inherit it held. */
+static void mapped_prepare(void) { pthread_mutex_lock(&mapped_lock); }
+static void mapped_resume(void) { pthread_mutex_unlock(&mapped_lock); }
+static void mapped_init(void) { pthread_atfork(mapped_prepare, mapped_resume, mapped_resume); }
+
+static void identity_of(const struct stat *st, file_identity *id)
+{
+    *id = (file_identity){.dev = st->st_dev, .ino = st->st_ino, .size = st->st_size,
+                          .mtime = st->st_mtim, .ctime = st->st_ctim};
+}
+
+static bool same_identity(const file_identity *a, const file_identity *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+           a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec &&
+           a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec;
+}
+
+static void mapped_free(mapped_entry *e)
+{
+    munmap((void *)e->map, e->bytes);
+    free(e->path);
+    free(e);
+}
+
+/* Unmaps the unused entries beyond the bounds; with mapped_lock held. */
+static void mapped_trim_locked(void)
+{
+    uint32_t unused = 0;
+    size_t unused_bytes = 0;
+    for (mapped_entry **p = &mapped_list; *p;) {
+        mapped_entry *e = *p;
+        if (e->users == 0 &&
+            (unused + 1 > KEPT_UNUSED || unused_bytes + e->bytes > KEPT_UNUSED_BYTES)) {
+            *p = e->next;
+            mapped_free(e);
+            continue;
+        }
+        if (e->users == 0) {
+            unused++;
+            unused_bytes += e->bytes;
+        }
+        p = &e->next;
+    }
+}
+
+/* The kept entry at path if it is the file st describes, with one more user. */
+static mapped_entry *mapped_find(const char *path, const struct stat *st)
+{
+    pthread_once(&mapped_once, mapped_init);
+    file_identity id;
+    identity_of(st, &id);
+    pthread_mutex_lock(&mapped_lock);
+    mapped_entry *found = NULL;
+    for (mapped_entry **p = &mapped_list; *p; p = &(*p)->next) {
+        mapped_entry *e = *p;
+        if (strcmp(e->path, path) == 0 && same_identity(&e->id, &id)) {
+            e->users++;
+            *p = e->next;
+            e->next = mapped_list;
+            mapped_list = e;
+            found = e;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&mapped_lock);
+    return found;
+}
+
+/* Keeps a checked mapping, used once; NULL (the caller keeps the mapping)
+ * when out of memory. Unused entries of the same path are older files. */
+static mapped_entry *mapped_add(const char *path, const file_identity *id, const uint8_t *map,
+                                size_t bytes, const cache_header *hd)
+{
+    pthread_once(&mapped_once, mapped_init);
+    mapped_entry *e = malloc(sizeof *e);
+    char *copy = strdup(path);
+    if (e == NULL || copy == NULL) {
+        free(e);
+        free(copy);
+        return NULL;
+    }
+    *e = (mapped_entry){.path = copy, .id = *id, .map = map, .bytes = bytes, .hd = *hd, .users = 1};
+    pthread_mutex_lock(&mapped_lock);
+    for (mapped_entry **p = &mapped_list; *p;) {
+        mapped_entry *old = *p;
+        if (old->users == 0 && strcmp(old->path, path) == 0) {
+            *p = old->next;
+            mapped_free(old);
+            continue;
+        }
+        p = &old->next;
+    }
+    e->next = mapped_list;
+    mapped_list = e;
+    mapped_trim_locked();
+    pthread_mutex_unlock(&mapped_lock);
+    return e;
+}
+
+static void mapped_release(mapped_entry *e)
+{
+    pthread_mutex_lock(&mapped_lock);
+    e->users--;
+    mapped_trim_locked();
+    pthread_mutex_unlock(&mapped_lock);
+}
+
 /* ------------------------------------------------------------- the store */
 
 
 struct nn_cache {
     atomic_uint refs;
-    /* hit: the mapped entry and its table */
+    /* hit: the mapped entry (kept for others, or this compilation's own) and its table */
+    mapped_entry *kept;
     const uint8_t *map;
     size_t map_bytes;
     const cache_blob *table;
@@ -743,7 +887,9 @@ void nn_cache_release(nn_cache *s)
 {
     if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1)
         return;
-    if (s->map)
+    if (s->kept)
+        mapped_release(s->kept);
+    else if (s->map)
         munmap((void *)s->map, s->map_bytes);
     for (uint32_t i = 0; i < s->n_recorded; i++)
         free(s->recorded[i].data);
@@ -789,7 +935,8 @@ static const char *check_header(const uint8_t *image, size_t bytes, const cache_
 
 /* Maps the entry at path; NULL with *why set when it is not usable, NULL
  * with *why NULL when there is none. */
-static const uint8_t *map_entry(const char *path, size_t *bytes, const char **why)
+static const uint8_t *map_entry(const char *path, size_t *bytes, file_identity *id,
+                                const char **why)
 {
     *why = NULL;
     /* Non-blocking: a FIFO at the entry's name must not hang the open. */
@@ -809,6 +956,7 @@ static const uint8_t *map_entry(const char *path, size_t *bytes, const char **wh
         *why = "too large";
     } else {
         *bytes = (size_t)st.st_size;
+        identity_of(&st, id);
         /* Not populated: its pages are mapped by the threads that hash
          * them, in parallel. */
         void *m = mmap(NULL, *bytes, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -941,32 +1089,50 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
     free(table);
 }
 
-/* Opens the entry for c, if there is one whose header fits (*map, *bytes,
- * *hd), and hashes the model, with the entry's payload when there is an
- * entry, in one parallel loop. Returns OUT_OF_MEMORY or NO_ERROR; *map is
- * NULL unless the entry is usable. */
+/* Lets go of an entry found by find_entry. */
+static void drop_entry(mapped_entry **kept, const uint8_t **map, size_t bytes)
+{
+    if (*kept)
+        mapped_release(*kept);
+    else if (*map)
+        munmap((void *)*map, bytes);
+    *kept = NULL;
+    *map = NULL;
+}
+
+/* Finds the entry for c, kept mapped (*kept) or mapped anew, if there is one
+ * whose header fits (*map, *bytes, *hd), and hashes the model, with the
+ * payload of an entry mapped anew, in one parallel loop. Returns
+ * OUT_OF_MEMORY or NO_ERROR; *map is NULL unless the entry is usable. */
 static int find_entry(const ANeuralNetworksCompilation *c, const char *path, cache_header *want,
-                      const uint8_t **map, size_t *bytes, cache_header *hd)
+                      mapped_entry **kept, const uint8_t **map, size_t *bytes, cache_header *hd)
 {
     const char *why = NULL;
-    *map = map_entry(path, bytes, &why);
-    if (*map != NULL && (why = check_header(*map, *bytes, want, hd)) != NULL) {
-        munmap((void *)*map, *bytes);
-        *map = NULL;
+    file_identity id = {0};
+    struct stat st;
+    *kept = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? mapped_find(path, &st) : NULL;
+    if (*kept) {
+        *map = (*kept)->map;
+        *bytes = (*kept)->bytes;
+    } else {
+        *map = map_entry(path, bytes, &id, &why);
     }
+    if (*map != NULL && (why = check_header(*map, *bytes, want, hd)) != NULL)
+        drop_entry(kept, map, *bytes);
+    bool check_payload = *map != NULL && *kept == NULL;
     piece_list pieces = {0};
     model_hash_job job;
     int rc = model_begin(&job, c, &pieces);
     size_t payload_first = pieces.n;
     const cache_blob *table = *map ? (const cache_blob *)(*map + HEADER_SPAN) : NULL;
-    if (rc == ANEURALNETWORKS_NO_ERROR && *map)
+    if (rc == ANEURALNETWORKS_NO_ERROR && check_payload)
         rc = payload_begin(table, hd->n_blobs, *map, NULL, &pieces);
     if (rc == ANEURALNETWORKS_NO_ERROR) {
         pieces_hash(&pieces);
         model_end(&job, &pieces, want->model_hash);
         if (*map && memcmp(hd->model_hash, want->model_hash, sizeof hd->model_hash) != 0) {
             why = "another model";
-        } else if (*map) {
+        } else if (check_payload) {
             uint8_t sum[NN_CACHE_HASH_BYTES];
             payload_end(table, hd->n_blobs, *map, NULL, &pieces, payload_first, sum);
             if (memcmp(sum, hd->payload_hash, sizeof sum) != 0)
@@ -974,10 +1140,10 @@ static int find_entry(const ANeuralNetworksCompilation *c, const char *path, cac
         }
     }
     free(pieces.items);
-    if (*map && (why != NULL || rc != ANEURALNETWORKS_NO_ERROR)) {
-        munmap((void *)*map, *bytes);
-        *map = NULL;
-    }
+    if (*map && (why != NULL || rc != ANEURALNETWORKS_NO_ERROR))
+        drop_entry(kept, map, *bytes);
+    else if (*map && *kept == NULL)
+        *kept = mapped_add(path, &id, *map, *bytes, hd);
     if (why != NULL)
         nn_vlog("compilation cache: ignoring %s: %s", path, why);
     return rc;
@@ -993,18 +1159,19 @@ int nn_cache_build_plan(const ANeuralNetworksCompilation *c, nn_plan **plan, nn_
     cache_header want = {0}, hd = {0};
     header_identity(&want, c->cache_token, unknown_yet);
     const uint8_t *map;
+    mapped_entry *kept;
     size_t bytes = 0;
-    int rc = find_entry(c, path, &want, &map, &bytes, &hd);
+    int rc = find_entry(c, path, &want, &kept, &map, &bytes, &hd);
     nn_cache *s = rc == ANEURALNETWORKS_NO_ERROR ? calloc(1, sizeof *s) : NULL;
     if (s == NULL) {
-        if (map)
-            munmap((void *)map, bytes);
+        drop_entry(&kept, &map, bytes);
         free(path);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     }
     atomic_init(&s->refs, 1);
     bool hit = map != NULL;
     if (hit) {
+        s->kept = kept;
         s->map = map;
         s->map_bytes = bytes;
         s->table = (const cache_blob *)(map + HEADER_SPAN);
