@@ -17,7 +17,8 @@
  * in the cache state the hit sees), and the time to map the entry with its
  * pages populated (and unmap it), against the cold compilation. A third
  * gives cold compilations and hits each in a new process (the bench runs
- * itself with --child-compile), as a restarted application sees them.
+ * itself with --child-compile), as a restarted application sees them, and
+ * the same lower bound measured in a new process (--child-bound).
  *
  * Usage: bench_compile [--runs N] [--models DIR] [--only SUBSTRING]
  *                      [--compile-only cold|hit|hit-reused]
@@ -456,14 +457,20 @@ static bool load_model(int k, const char *models_dir, bench_model *m)
 
 /* A process of its own, as a restarted application is: builds model k,
  * compiles it once (with the cache in cache_dir unless it is "-") and
- * prints the compilation's time. */
-static int child_compile(int k, const char *models_dir, const char *cache_dir)
+ * prints the compilation's time; with bound, prints instead the time to
+ * read every constant byte and to map the entry in cache_dir, which a hit
+ * in a new process cannot do without. */
+static int child_compile(int k, const char *models_dir, const char *cache_dir, bool bound)
 {
     bench_model *m = calloc(1, sizeof *m);
     if (!m || !load_model(k, models_dir, m))
         return 1;
     double ms;
-    ANeuralNetworksCompilation_free(compile(m, strcmp(cache_dir, "-") ? cache_dir : NULL, &ms));
+    size_t bytes;
+    if (bound)
+        ms = read_constants(m, &bytes) + map_entry(cache_dir, &bytes);
+    else
+        ANeuralNetworksCompilation_free(compile(m, strcmp(cache_dir, "-") ? cache_dir : NULL, &ms));
     printf("%.6f\n", ms);
     free_model(m);
     free(m);
@@ -473,11 +480,11 @@ static int child_compile(int k, const char *models_dir, const char *cache_dir)
 static const char *self_path;
 
 /* The compilation time child_compile reports from a new process. */
-static double restart_compile(int k, const char *models_dir, const char *cache_dir)
+static double restart_compile(int k, const char *models_dir, const char *cache_dir, bool bound)
 {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "'%s' --child-compile %d '%s' '%s'", self_path, k, models_dir,
-             cache_dir);
+    snprintf(cmd, sizeof cmd, "'%s' %s %d '%s' '%s'", self_path,
+             bound ? "--child-bound" : "--child-compile", k, models_dir, cache_dir);
     FILE *p = popen(cmd, "r");
     double ms = -1;
     if (!p || fscanf(p, "%lf", &ms) != 1 || pclose(p) != 0) {
@@ -496,16 +503,18 @@ static void restart_case(int k, const char *models_dir, bench_model *m, int runs
         perror("mkdtemp");
         exit(1);
     }
-    double ms, *t = malloc((size_t)runs * 2 * sizeof *t);
+    double ms, *t = malloc((size_t)runs * 3 * sizeof *t);
     if (!t)
         exit(1);
     ANeuralNetworksCompilation_free(compile(m, dir, &ms));
     for (int r = 0; r < runs; r++) {
-        t[r] = restart_compile(k, models_dir, "-");
-        t[runs + r] = restart_compile(k, models_dir, dir);
+        t[r] = restart_compile(k, models_dir, "-", false);
+        t[runs + r] = restart_compile(k, models_dir, dir, false);
+        t[2 * runs + r] = restart_compile(k, models_dir, dir, true);
     }
-    double cold = median(t, runs), hit = median(t + runs, runs);
-    printf("%-26s %9.3f %9.3f %7.1fx\n", model_names[k], cold, hit, cold / hit);
+    double cold = median(t, runs), hit = median(t + runs, runs), bound = median(t + 2 * runs, runs);
+    printf("%-26s %9.3f %9.3f %7.1fx %10.3f %12.1fx\n", model_names[k], cold, hit, cold / hit,
+           bound, cold / bound);
     fflush(stdout);
     free(t);
     remove_entries(dir);
@@ -515,8 +524,8 @@ static void restart_case(int k, const char *models_dir, bench_model *m, int runs
 int main(int argc, char **argv)
 {
     self_path = argv[0];
-    if (argc == 5 && !strcmp(argv[1], "--child-compile"))
-        return child_compile(atoi(argv[2]), argv[3], argv[4]);
+    if (argc == 5 && (!strcmp(argv[1], "--child-compile") || !strcmp(argv[1], "--child-bound")))
+        return child_compile(atoi(argv[2]), argv[3], argv[4], !strcmp(argv[1], "--child-bound"));
     int runs = 11;
     const char *dir = NN_BENCH_MODELS, *only = NULL, *only_compile = NULL;
     for (int i = 1; i < argc; i++) {
@@ -568,8 +577,10 @@ int main(int argc, char **argv)
     if (!only_compile) {
         print_bounds();
         printf("\neach compilation in a new process (a restarted application: its heap, the\n"
-               "thread pool and the entry's mapping all new), medians in ms\n");
-        printf("%-26s %9s %9s %8s\n", "model", "cold", "hit", "cold/hit");
+               "thread pool and the mappings of the model and of the entry all new), medians\n"
+               "in ms; read+map = every constant byte read and the entry mapped, in a new process\n");
+        printf("%-26s %9s %9s %8s %10s %13s\n", "model", "cold", "hit", "cold/hit", "read+map",
+               "cold/read+map");
     }
     for (int k = 0; k < 3; k++) {
         if (!models[k])

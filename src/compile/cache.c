@@ -756,6 +756,31 @@ static mapped_entry *mapped_find(const char *path, const struct stat *st)
     return found;
 }
 
+/* Unmaps the unused entries of path (older files of that name), with
+ * mapped_lock held. */
+static void mapped_forget_locked(const char *path)
+{
+    for (mapped_entry **p = &mapped_list; *p;) {
+        mapped_entry *old = *p;
+        if (old->users == 0 && strcmp(old->path, path) == 0) {
+            *p = old->next;
+            mapped_free(old);
+            continue;
+        }
+        p = &old->next;
+    }
+}
+
+/* Before a writer replaces the entry at path: the last mapping of the old
+ * file is what frees it, which can take long (discarding its blocks), and
+ * is better done by the writer than by the next hit. */
+static void mapped_forget(const char *path)
+{
+    pthread_mutex_lock(&mapped_lock);
+    mapped_forget_locked(path);
+    pthread_mutex_unlock(&mapped_lock);
+}
+
 /* Keeps a checked mapping, used once; NULL (the caller keeps the mapping)
  * when out of memory. Unused entries of the same path are older files. */
 static mapped_entry *mapped_add(const char *path, const file_identity *id, const uint8_t *map,
@@ -771,15 +796,7 @@ static mapped_entry *mapped_add(const char *path, const file_identity *id, const
     }
     *e = (mapped_entry){.path = copy, .id = *id, .map = map, .bytes = bytes, .hd = *hd, .users = 1};
     pthread_mutex_lock(&mapped_lock);
-    for (mapped_entry **p = &mapped_list; *p;) {
-        mapped_entry *old = *p;
-        if (old->users == 0 && strcmp(old->path, path) == 0) {
-            *p = old->next;
-            mapped_free(old);
-            continue;
-        }
-        p = &old->next;
-    }
+    mapped_forget_locked(path);
     e->next = mapped_list;
     mapped_list = e;
     mapped_trim_locked();
@@ -1071,6 +1088,8 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
      * permissions allow; the mode of mkostemp (0600) stays. */
     ok = ok && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
+    if (ok)
+        mapped_forget(path);
     if (ok && rename(tmp, path) != 0)
         ok = false;
     if (!ok) {
