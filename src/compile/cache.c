@@ -660,9 +660,11 @@ void nn_cache_forge_identity(uint8_t *image, size_t bytes, const uint8_t *token,
  * size, modification and change times), its payload is not hashed again.
  * The model always is, unless it kept its hash. An entry replaced (renamed
  * over) or written in place is another file, checked in full. Mappings no
- * compilation uses are kept, the most recent first, up to KEPT_UNUSED of
- * them and KEPT_UNUSED_BYTES in all.
+ * compilation uses are kept, the most recently used, up to KEPT_UNUSED of
+ * them and KEPT_UNUSED_BYTES in all; those of an older file of the same
+ * name go first. The slots are static: keeping an entry allocates nothing.
  */
+#define MAPPED_SLOTS 16
 #define KEPT_UNUSED 8
 #define KEPT_UNUSED_BYTES ((size_t)256 << 20)
 
@@ -674,23 +676,31 @@ typedef struct file_identity {
 } file_identity;
 
 typedef struct mapped_entry {
-    struct mapped_entry *next;
-    char *path;
+    bool taken;
+    uint32_t users;     /* compilations using it */
+    uint64_t last_use;
+    uint64_t path_hash; /* of the name it was found under */
     file_identity id;
     const uint8_t *map;
     size_t bytes;
     cache_header hd;
-    uint32_t users; /* compilations using it */
 } mapped_entry;
 
 static pthread_mutex_t mapped_lock = PTHREAD_MUTEX_INITIALIZER;
-static mapped_entry *mapped_list; /* most recently used first */
+static mapped_entry mapped[MAPPED_SLOTS];
+static uint64_t mapped_clock;
 static pthread_once_t mapped_once = PTHREAD_ONCE_INIT;
 
 /* A child forked while another thread held the lock must not inherit it held. */
 static void mapped_prepare(void) { pthread_mutex_lock(&mapped_lock); }
 static void mapped_resume(void) { pthread_mutex_unlock(&mapped_lock); }
 static void mapped_init(void) { pthread_atfork(mapped_prepare, mapped_resume, mapped_resume); }
+
+static void mapped_lock_take(void)
+{
+    pthread_once(&mapped_once, mapped_init);
+    pthread_mutex_lock(&mapped_lock);
+}
 
 static void identity_of(const struct stat *st, file_identity *id)
 {
@@ -705,69 +715,54 @@ static bool same_identity(const file_identity *a, const file_identity *b)
            a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec;
 }
 
-static void mapped_free(mapped_entry *e)
+static uint64_t path_hash_of(const char *path)
+{
+    uint8_t h[NN_CACHE_HASH_BYTES];
+    hash_bytes(path, strlen(path), 0x70617468u, h);
+    uint64_t v;
+    memcpy(&v, h, sizeof v);
+    return v;
+}
+
+/* With mapped_lock held. */
+static void mapped_evict_locked(mapped_entry *e)
 {
     munmap((void *)e->map, e->bytes);
-    free(e->path);
-    free(e);
+    memset(e, 0, sizeof *e);
 }
 
-/* Unmaps the unused entries beyond the bounds; with mapped_lock held. */
+/* Unmaps the unused entries beyond the bounds, least recently used first;
+ * with mapped_lock held. */
 static void mapped_trim_locked(void)
 {
-    uint32_t unused = 0;
-    size_t unused_bytes = 0;
-    for (mapped_entry **p = &mapped_list; *p;) {
-        mapped_entry *e = *p;
-        if (e->users == 0 &&
-            (unused + 1 > KEPT_UNUSED || unused_bytes + e->bytes > KEPT_UNUSED_BYTES)) {
-            *p = e->next;
-            mapped_free(e);
-            continue;
-        }
-        if (e->users == 0) {
+    for (;;) {
+        uint32_t unused = 0;
+        size_t unused_bytes = 0;
+        mapped_entry *oldest = NULL;
+        for (int i = 0; i < MAPPED_SLOTS; i++) {
+            mapped_entry *e = &mapped[i];
+            if (!e->taken || e->users)
+                continue;
             unused++;
             unused_bytes += e->bytes;
+            if (oldest == NULL || e->last_use < oldest->last_use)
+                oldest = e;
         }
-        p = &e->next;
+        if (unused <= KEPT_UNUSED && unused_bytes <= KEPT_UNUSED_BYTES)
+            return;
+        mapped_evict_locked(oldest);
     }
 }
 
-/* The kept entry at path if it is the file st describes, with one more user. */
-static mapped_entry *mapped_find(const char *path, const struct stat *st)
+/* Unmaps the unused entries found under path_hash other than the file id
+ * (NULL: all of them); with mapped_lock held. */
+static void mapped_forget_locked(uint64_t path_hash, const file_identity *id)
 {
-    pthread_once(&mapped_once, mapped_init);
-    file_identity id;
-    identity_of(st, &id);
-    pthread_mutex_lock(&mapped_lock);
-    mapped_entry *found = NULL;
-    for (mapped_entry **p = &mapped_list; *p; p = &(*p)->next) {
-        mapped_entry *e = *p;
-        if (strcmp(e->path, path) == 0 && same_identity(&e->id, &id)) {
-            e->users++;
-            *p = e->next;
-            e->next = mapped_list;
-            mapped_list = e;
-            found = e;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&mapped_lock);
-    return found;
-}
-
-/* Unmaps the unused entries of path (older files of that name), with
- * mapped_lock held. */
-static void mapped_forget_locked(const char *path)
-{
-    for (mapped_entry **p = &mapped_list; *p;) {
-        mapped_entry *old = *p;
-        if (old->users == 0 && strcmp(old->path, path) == 0) {
-            *p = old->next;
-            mapped_free(old);
-            continue;
-        }
-        p = &old->next;
+    for (int i = 0; i < MAPPED_SLOTS; i++) {
+        mapped_entry *e = &mapped[i];
+        if (e->taken && !e->users && e->path_hash == path_hash &&
+            (id == NULL || !same_identity(&e->id, id)))
+            mapped_evict_locked(e);
     }
 }
 
@@ -776,38 +771,67 @@ static void mapped_forget_locked(const char *path)
  * is better done by the writer than by the next hit. */
 static void mapped_forget(const char *path)
 {
-    pthread_mutex_lock(&mapped_lock);
-    mapped_forget_locked(path);
+    uint64_t h = path_hash_of(path);
+    mapped_lock_take();
+    mapped_forget_locked(h, NULL);
     pthread_mutex_unlock(&mapped_lock);
 }
 
-/* Keeps a checked mapping, used once; NULL (the caller keeps the mapping)
- * when out of memory. Unused entries of the same path are older files. */
+/* The kept entry of the file st describes, found at path, with one more
+ * user; NULL if there is none. */
+static mapped_entry *mapped_find(const char *path, const struct stat *st)
+{
+    file_identity id;
+    identity_of(st, &id);
+    uint64_t h = path_hash_of(path);
+    mapped_lock_take();
+    mapped_forget_locked(h, &id);
+    mapped_entry *found = NULL;
+    for (int i = 0; i < MAPPED_SLOTS && found == NULL; i++)
+        if (mapped[i].taken && same_identity(&mapped[i].id, &id))
+            found = &mapped[i];
+    if (found) {
+        found->users++;
+        found->last_use = ++mapped_clock;
+    }
+    pthread_mutex_unlock(&mapped_lock);
+    return found;
+}
+
+/* Keeps a checked mapping of the file id found at path, used once; NULL
+ * (the caller keeps the mapping) when every slot is in use. */
 static mapped_entry *mapped_add(const char *path, const file_identity *id, const uint8_t *map,
                                 size_t bytes, const cache_header *hd)
 {
-    pthread_once(&mapped_once, mapped_init);
-    mapped_entry *e = malloc(sizeof *e);
-    char *copy = strdup(path);
-    if (e == NULL || copy == NULL) {
-        free(e);
-        free(copy);
-        return NULL;
+    uint64_t h = path_hash_of(path);
+    mapped_lock_take();
+    mapped_forget_locked(h, id);
+    mapped_entry *slot = NULL, *oldest = NULL;
+    for (int i = 0; i < MAPPED_SLOTS && slot == NULL; i++) {
+        mapped_entry *e = &mapped[i];
+        if (!e->taken)
+            slot = e;
+        else if (!e->users && (oldest == NULL || e->last_use < oldest->last_use))
+            oldest = e;
     }
-    *e = (mapped_entry){.path = copy, .id = *id, .map = map, .bytes = bytes, .hd = *hd, .users = 1};
-    pthread_mutex_lock(&mapped_lock);
-    mapped_forget_locked(path);
-    e->next = mapped_list;
-    mapped_list = e;
-    mapped_trim_locked();
+    if (slot == NULL && oldest != NULL) {
+        mapped_evict_locked(oldest);
+        slot = oldest;
+    }
+    if (slot) {
+        *slot = (mapped_entry){.taken = true, .users = 1, .last_use = ++mapped_clock,
+                               .path_hash = h, .id = *id, .map = map, .bytes = bytes, .hd = *hd};
+        mapped_trim_locked();
+    }
     pthread_mutex_unlock(&mapped_lock);
-    return e;
+    return slot;
 }
 
 static void mapped_release(mapped_entry *e)
 {
-    pthread_mutex_lock(&mapped_lock);
+    mapped_lock_take();
     e->users--;
+    e->last_use = ++mapped_clock;
     mapped_trim_locked();
     pthread_mutex_unlock(&mapped_lock);
 }
