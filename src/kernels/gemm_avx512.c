@@ -5,10 +5,9 @@
 #include "kernels/gemm_internal.h"
 #include "kernels/quant_x86.h"
 
-/* PACKED: a is kc groups of NN_SGEMM_MR_AVX512 values (NN_GEMM_PACKED_A),
- * read through one pointer; else MR rows of stride lda. */
+/* A: MR rows of stride lda, read in place. */
 static inline __attribute__((always_inline)) void
-skern(const size_t MR, const bool PACKED, size_t kc, const float *a, size_t lda, const float *b,
+skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b,
       float *c, size_t ldc, const float *bias, unsigned flags, float lo, float hi)
 {
     /* NN_GEMM_COLS: only the first columns of c and bias exist. */
@@ -23,9 +22,7 @@ skern(const size_t MR, const bool PACKED, size_t kc, const float *a, size_t lda,
         __m512 bv = _mm512_load_ps(b + p * NN_GEMM_NR);
 #pragma GCC unroll 16
         for (size_t i = 0; i < MR; i++)
-            acc[i] = _mm512_fmadd_ps(
-                _mm512_set1_ps(PACKED ? a[p * NN_SGEMM_MR_AVX512 + i] : a[i * lda + p]), bv,
-                acc[i]);
+            acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(a[i * lda + p]), bv, acc[i]);
     }
     if (flags & NN_GEMM_CLAMP) {
         __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
@@ -44,59 +41,33 @@ void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, co
 {
     switch (mr) {
 #define CASE(n) \
-    case n: \
-        if (flags & NN_GEMM_PACKED_A) \
-            skern(n, true, kc, a, lda, b, c, ldc, bias, flags, lo, hi); \
-        else \
-            skern(n, false, kc, a, lda, b, c, ldc, bias, flags, lo, hi); \
-        break;
-        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7)
-        CASE(8) CASE(9) CASE(10) CASE(11) CASE(12) CASE(13) CASE(14)
+    case n: skern(n, kc, a, lda, b, c, ldc, bias, flags, lo, hi); break;
+        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8)
 #undef CASE
     default: break;
     }
 }
 
-/* apack[p * 14 + i] = a[i * lda + p] for i < rows (<= 14), p < kc; the
- * rows from `rows` to 14 hold zeros. 16 columns at a time through a 16x16
- * register transpose: a scalar copy cost a fifth of the product. */
-void nn_sgemm_pack_a_avx512(size_t rows, size_t kc, const float *a, size_t lda, float *apack)
+/* skernel over `panels` consecutive panels (b_stride floats apart), the
+ * tile of A reused from L1: one call and one dispatch per row tile instead
+ * of one per panel, which cost a tenth of products with k <= 64. */
+void nn_sgemm_kernel_panels_avx512(size_t mr, size_t kc, const float *a, size_t lda,
+                                   const float *b, size_t b_stride, size_t panels, float *c,
+                                   size_t ldc, const float *bias, unsigned flags, float lo,
+                                   float hi)
 {
-    enum { MR = NN_SGEMM_MR_AVX512 };
-    const __mmask16 out_mask = (__mmask16)((1u << MR) - 1u);
-    size_t p0 = 0;
-    for (; p0 + 16 <= kc; p0 += 16) {
-        __m512 v[16], t[16], u[16];
-        for (size_t r = 0; r < 16; r++)
-            v[r] = r < rows ? _mm512_loadu_ps(a + r * lda + p0) : _mm512_setzero_ps();
-        for (size_t r = 0; r < 16; r += 2) {
-            t[r] = _mm512_unpacklo_ps(v[r], v[r + 1]);
-            t[r + 1] = _mm512_unpackhi_ps(v[r], v[r + 1]);
-        }
-        /* u[4g + j]: rows 4g..4g+3 at columns j, j + 4, j + 8, j + 12. */
-        for (size_t g = 0; g < 4; g++) {
-            __m512d t0 = _mm512_castps_pd(t[4 * g]), t1 = _mm512_castps_pd(t[4 * g + 1]);
-            __m512d t2 = _mm512_castps_pd(t[4 * g + 2]), t3 = _mm512_castps_pd(t[4 * g + 3]);
-            u[4 * g] = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
-            u[4 * g + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
-            u[4 * g + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
-            u[4 * g + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
-        }
-        for (size_t j = 0; j < 4; j++) {
-            __m512 w0 = _mm512_shuffle_f32x4(u[j], u[4 + j], 0x44);
-            __m512 w1 = _mm512_shuffle_f32x4(u[j], u[4 + j], 0xEE);
-            __m512 w2 = _mm512_shuffle_f32x4(u[8 + j], u[12 + j], 0x44);
-            __m512 w3 = _mm512_shuffle_f32x4(u[8 + j], u[12 + j], 0xEE);
-            float *dst = apack + (p0 + j) * MR;
-            _mm512_mask_storeu_ps(dst, out_mask, _mm512_shuffle_f32x4(w0, w2, 0x88));
-            _mm512_mask_storeu_ps(dst + 4 * MR, out_mask, _mm512_shuffle_f32x4(w0, w2, 0xDD));
-            _mm512_mask_storeu_ps(dst + 8 * MR, out_mask, _mm512_shuffle_f32x4(w1, w3, 0x88));
-            _mm512_mask_storeu_ps(dst + 12 * MR, out_mask, _mm512_shuffle_f32x4(w1, w3, 0xDD));
-        }
+    const unsigned full = flags & ~NN_GEMM_COLS(15);
+    switch (mr) {
+#define CASE(n) \
+    case n: \
+        for (size_t q = 0; q < panels; q++) \
+            skern(n, kc, a, lda, b + q * b_stride, c + q * NN_GEMM_NR, ldc, \
+                  bias ? bias + q * NN_GEMM_NR : NULL, q + 1 == panels ? flags : full, lo, hi); \
+        break;
+        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8)
+#undef CASE
+    default: break;
     }
-    for (; p0 < kc; p0++)
-        for (size_t i = 0; i < MR; i++)
-            apack[p0 * MR + i] = i < rows ? a[i * lda + p0] : 0.0f;
 }
 
 /* The broadcast word of row i, group g (see nn_q8_rows); FLIP: XOR it. */
