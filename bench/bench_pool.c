@@ -4,7 +4,9 @@
  *   polling from the previous loop) and after a pause of 1 ms (asleep);
  * - a loop of 4 x threads chunks of WORK_US microseconds of busy work each,
  *   back to back: its time over the ideal (the work divided by the threads)
- *   is the fork-join cost a kernel pays when the workers do take part;
+ *   is the fork-join cost a kernel pays when the workers do take part; the
+ *   same after 1 ms asleep, and asleep but woken by nn_pool_wake just
+ *   before (as a computation wakes them before its first operation);
  * - the workers' CPU time in the 20 ms after a loop returns: what idle
  *   workers burn polling before they sleep (bounded by the pool's spin).
  * Each prints its median and 90th percentile, and the share of chunks the
@@ -15,6 +17,7 @@
  */
 #include <dirent.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,7 +133,8 @@ static void report(const char *name, double *t, int loops, const char *unit)
            all ? 100.0 * (double)(all - mine) / (double)all : 0.0);
 }
 
-static void run(const char *name, int loops, long pause_ns, size_t n, nn_range_fn fn,
+/* nudge: nn_pool_wake after the pause, as a computation does before its first loop. */
+static void run(const char *name, int loops, long pause_ns, bool nudge, size_t n, nn_range_fn fn,
                 double ideal_us)
 {
     double *t = malloc((size_t)loops * sizeof *t);
@@ -144,6 +148,8 @@ static void run(const char *name, int loops, long pause_ns, size_t n, nn_range_f
             nanosleep(&p, NULL);
         }
         double a = now_us();
+        if (nudge)
+            nn_pool_wake();
         nn_parallel_for(n, 1, fn, NULL);
         t[i] = now_us() - a - ideal_us;
     }
@@ -180,12 +186,13 @@ int main(int argc, char **argv)
     printf("threads %d, busy chunk %.1f us\n", threads, WORK_US);
     unsigned long long idle0, all0, idle1, all1, own0 = own_jiffies();
     machine_jiffies(&idle0, &all0);
-    run("empty, back to back (polling)", loops, 0, 2 * (size_t)threads, empty_chunk, 0);
-    run("empty, after 1 ms (asleep)", loops / 10, 1000000, 2 * (size_t)threads, empty_chunk, 0);
+    size_t empty = 2 * (size_t)threads, busy = 4 * (size_t)threads;
+    run("empty, back to back (polling)", loops, 0, false, empty, empty_chunk, 0);
+    run("empty, after 1 ms (asleep)", loops / 10, 1000000, false, empty, empty_chunk, 0);
     double ideal = 4.0 * WORK_US;
-    run("busy, back to back: over ideal", loops, 0, 4 * (size_t)threads, busy_chunk, ideal);
-    run("busy, after 1 ms: over ideal", loops / 10, 1000000, 4 * (size_t)threads, busy_chunk,
-        ideal);
+    run("busy, back to back: over ideal", loops, 0, false, busy, busy_chunk, ideal);
+    run("busy, after 1 ms: over ideal", loops / 10, 1000000, false, busy, busy_chunk, ideal);
+    run("busy, after 1 ms, woken: over ideal", loops / 10, 1000000, true, busy, busy_chunk, ideal);
     idle_burn(loops / 40);
     machine_jiffies(&idle1, &all1);
     unsigned long long busy_others = (all1 - all0) - (idle1 - idle0) - (own_jiffies() - own0);

@@ -3,7 +3,8 @@
  * function on disjoint ranges that cover [0, n) exactly once, for sizes
  * around the lanes' and chunks' boundaries, grains from 0 to beyond n, loop
  * sizes beyond the lanes' 32-bit bounds, loops nested in loops (run by the
- * calling thread) and loops started from several threads at once.
+ * calling thread), loops started from several threads at once, and
+ * workers woken by nn_pool_wake with or without a loop after it.
  * Runs with NNAPI_LINUX_THREADS=3 unless told otherwise (set before the
  * pool's first use), so that workers have lanes of their own.
  */
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/threadpool.h"
 
@@ -173,6 +175,20 @@ static void test_concurrent(void)
     CHECK(atomic_load(&bad) == 0);
 }
 
+/* Woken from sleep by nn_pool_wake, before loops and with none to follow. */
+static void test_wake(void)
+{
+    int bad = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        struct timespec pause = {0, 2000000};
+        nanosleep(&pause, NULL);
+        nn_pool_wake();
+        if (rep % 2 == 0 && !covers_once(1000, 1))
+            bad++;
+    }
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
     setenv("NNAPI_LINUX_THREADS", "3", 0);
@@ -182,6 +198,7 @@ int main(void)
     test_huge();
     test_nested();
     test_concurrent();
+    test_wake();
     printf("test_threadpool (%d threads): %d passed, %d failed\n", threads, passed, failed);
     return failed != 0;
 }

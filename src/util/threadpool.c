@@ -45,6 +45,10 @@ static struct {
     pthread_cond_t done;
     int workers;
     atomic_ulong generation;
+    /* nn_pool_wake's count: a sleeping worker wakes when it changes too,
+     * and polls again */
+    atomic_ulong nudges;
+    atomic_int sleepers; /* workers waiting on wake */
     nn_range_fn fn;
     void *arg;
     size_t n;
@@ -180,9 +184,14 @@ static void *worker_main(void *start)
     for (;;) {
         if (spin_while_ulong(&pool.generation, seen) == seen) {
             pthread_mutex_lock(&pool.lock);
-            while (atomic_load(&pool.generation) == seen)
+            unsigned long nudges = atomic_load(&pool.nudges);
+            atomic_fetch_add(&pool.sleepers, 1);
+            while (atomic_load(&pool.generation) == seen && atomic_load(&pool.nudges) == nudges)
                 pthread_cond_wait(&pool.wake, &pool.lock);
+            atomic_fetch_sub(&pool.sleepers, 1);
             pthread_mutex_unlock(&pool.lock);
+            if (atomic_load(&pool.generation) == seen)
+                continue; /* nudged: poll for the loop that is coming */
         }
         seen = atomic_load(&pool.generation);
         if (!join_loop(seen))
@@ -250,6 +259,7 @@ static void pool_parent_fork(void)
 static void pool_child_fork(void)
 {
     pool.workers = 0;
+    atomic_store(&pool.sleepers, 0);
     atomic_store(&pool.ticket, TICKET_CLOSED);
     atomic_store(&pool.finished, 0);
     atomic_store(&pool.started, false);
@@ -294,6 +304,19 @@ int nn_thread_count(void)
         pthread_mutex_unlock(&pool.start_lock);
     }
     return pool.workers + 1;
+}
+
+void nn_pool_wake(void)
+{
+    /* Nobody asleep (or no pool yet): nothing to do, and no lock taken. A
+     * worker falling asleep meanwhile is woken by the next loop instead. */
+    if (!atomic_load_explicit(&pool.started, memory_order_acquire) ||
+        atomic_load(&pool.sleepers) == 0)
+        return;
+    pthread_mutex_lock(&pool.lock);
+    atomic_fetch_add(&pool.nudges, 1);
+    pthread_mutex_unlock(&pool.lock);
+    pthread_cond_broadcast(&pool.wake);
 }
 
 void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
