@@ -277,17 +277,16 @@ static void test_very_deep_if_finish(void)
     free_tower(tower, levels);
 }
 
-/* cond(x) = x < 1 */
-static ANeuralNetworksModel *less_than_one(void)
+/* cond(x) = x < bound. */
+static ANeuralNetworksModel *less_than(float bound)
 {
     ANeuralNetworksModel *m = NULL;
     if (ANeuralNetworksModel_create(&m) != ANEURALNETWORKS_NO_ERROR)
         return NULL;
-    static const float one = 1.0f;
     int rc = ANeuralNetworksModel_addOperand(m, &f32_1);
     rc |= ANeuralNetworksModel_addOperand(m, &f32_1);
     rc |= ANeuralNetworksModel_addOperand(m, &b8_1);
-    rc |= ANeuralNetworksModel_setOperandValue(m, 1, &one, sizeof one);
+    rc |= ANeuralNetworksModel_setOperandValue(m, 1, &bound, sizeof bound); /* copied: small */
     uint32_t in[2] = {0, 1}, out = 2, input = 0;
     rc |= ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_LESS, 2, in, 1, &out);
     rc |= ANeuralNetworksModel_identifyInputsAndOutputs(m, 1, &input, 1, &out);
@@ -327,7 +326,7 @@ static ANeuralNetworksModel *while_level(const ANeuralNetworksModel *cond,
 static void test_deep_while(void)
 {
     const uint32_t levels = 500;
-    ANeuralNetworksModel *cond = less_than_one();
+    ANeuralNetworksModel *cond = less_than(1.0f);
     ANeuralNetworksModel **models = calloc(levels + 1, sizeof *models);
     CHECK(cond != NULL && models != NULL);
     if (cond == NULL || models == NULL) {
@@ -833,27 +832,6 @@ static void test_many_in_flight(void)
  * low-priority one is taken first, ahead of the queued blockers, while the
  * low one waits for all of them. The blockers are endless loops cut by a
  * loop timeout, so the margin is several timeouts, not a race. */
-static ANeuralNetworksModel *endless_cond(void)
-{
-    ANeuralNetworksModel *m = NULL;
-    if (ANeuralNetworksModel_create(&m) != ANEURALNETWORKS_NO_ERROR)
-        return NULL;
-    static const float never = 1e30f; /* x + 1 stops growing at 2^24 */
-    int rc = ANeuralNetworksModel_addOperand(m, &f32_1);
-    rc |= ANeuralNetworksModel_addOperand(m, &f32_1);
-    rc |= ANeuralNetworksModel_addOperand(m, &b8_1);
-    rc |= ANeuralNetworksModel_setOperandValue(m, 1, &never, sizeof never);
-    uint32_t in[2] = {0, 1}, out = 2, input = 0;
-    rc |= ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_LESS, 2, in, 1, &out);
-    rc |= ANeuralNetworksModel_identifyInputsAndOutputs(m, 1, &input, 1, &out);
-    rc |= ANeuralNetworksModel_finish(m);
-    if (rc != 0) {
-        ANeuralNetworksModel_free(m);
-        return NULL;
-    }
-    return m;
-}
-
 static ANeuralNetworksCompilation *compile_with_priority(ANeuralNetworksModel *m, int32_t priority)
 {
     ANeuralNetworksCompilation *c = NULL;
@@ -872,7 +850,8 @@ static void test_priority_order(void)
 {
     enum { BLOCKERS = 24 }; /* three rounds of the largest worker set (8) */
     const uint64_t loop_timeout_ns = 150ull * 1000 * 1000;
-    ANeuralNetworksModel *cond = endless_cond(), *step = add_chain(1);
+    /* x + 1 stops growing at 2^24, far below the bound. */
+    ANeuralNetworksModel *cond = less_than(1e30f), *step = add_chain(1);
     ANeuralNetworksModel *loop = cond && step ? while_level(cond, step) : NULL;
     ANeuralNetworksCompilation *cb = NULL, *clow = NULL, *chigh = NULL;
     if (loop) {

@@ -41,7 +41,6 @@ static struct {
     bool polling;
     int wake_fd;                  /* eventfd that interrupts the poller, or -1 */
     uint32_t workers;
-    uint32_t idle;
     uint32_t max_workers;
     bool initialized;
 } sched = {
@@ -67,7 +66,6 @@ static void sched_parent_fork(void)
 static void sched_child_fork(void)
 {
     sched.workers = 0;
-    sched.idle = 0;
     sched.polling = false;
     pthread_cond_init(&sched.work, NULL);
     pthread_mutex_unlock(&sched.lock);
@@ -326,9 +324,7 @@ static void *worker_main(void *unused)
             poll_fences_locked();
             continue;
         }
-        sched.idle++;
         pthread_cond_wait(&sched.work, &sched.lock);
-        sched.idle--;
     }
     return NULL;
 }
@@ -384,9 +380,13 @@ static int start_async(ANeuralNetworksExecution *e, const ANeuralNetworksEvent *
     ev->start_ns = start;
     ev->queue = queue_of(e->compilation->priority);
     /* A worker must exist before the execution changes state, so that a
-     * refused thread leaves the execution as it was. */
+     * refused thread leaves the execution as it was. The workers all start
+     * together: a set that grew whenever none happened to be idle would
+     * create threads (and their allocations) by the timing of the moment. */
     pthread_mutex_lock(&sched.lock);
-    bool have_worker = sched.workers > 0 || add_worker_locked();
+    while (sched.workers < sched.max_workers && add_worker_locked())
+        continue;
+    bool have_worker = sched.workers > 0;
     pthread_mutex_unlock(&sched.lock);
     if (!have_worker) {
         nn_vlog("startCompute: cannot create a worker thread");
@@ -405,8 +405,6 @@ static int start_async(ANeuralNetworksExecution *e, const ANeuralNetworksEvent *
     }
     ev->n_deps = n_deps;
     ev->refs++; /* the queue's, until the computation has run */
-    if (sched.idle == 0 && sched.workers < sched.max_workers)
-        add_worker_locked(); /* the workers there are will do if refused */
     advance_locked(ev);
     pthread_mutex_unlock(&sched.lock);
     *out = ev;
