@@ -183,7 +183,8 @@ static size_t task_rows(size_t m, size_t n_tasks_cols, size_t mr)
  * thread a contiguous run of tasks: when the column blocks split evenly
  * between the threads, tasks run column block by column block, so that each
  * thread gets every row of its columns and the same work, whatever a short
- * last row block costs; otherwise row block by row block. */
+ * last row block costs; otherwise (and on one thread) row block by row
+ * block. */
 typedef struct {
     size_t mb, row_tasks, col_tasks;
     bool cols_outer;
@@ -194,7 +195,8 @@ static task_grid task_grid_of(size_t m, size_t panels, size_t mr)
     task_grid g = {.col_tasks = (panels + NB_PANELS - 1) / NB_PANELS};
     g.mb = task_rows(m, g.col_tasks, mr);
     g.row_tasks = (m + g.mb - 1) / g.mb;
-    g.cols_outer = g.col_tasks > 1 && g.col_tasks % (size_t)nn_thread_count() == 0;
+    size_t threads = (size_t)nn_thread_count();
+    g.cols_outer = threads > 1 && g.col_tasks > 1 && g.col_tasks % threads == 0;
     return g;
 }
 
