@@ -4,14 +4,27 @@
  * deeplabv3 from the shared TFLite models (read and translated by nnapi-run's
  * own code) and for MobileNet v1 1.0/224 float32 (bench_mobilenet's graph,
  * random weights): model finish, a cold compilation (no cache), the
- * compilation that misses and writes the entry, one that loads it, the first
- * computation after each, and the steady-state computation. Cold and cached
- * compilations alternate run by run; medians are printed, and whether both
+ * compilation that misses and writes the entry, one that loads it into a
+ * new model object (as a restarted application does: every constant is
+ * hashed), one that loads it again for the same model object (whose hash
+ * the model keeps), the first computation after a cold compilation and
+ * after a hit, and the steady-state computation. Cold and cached
+ * compilations alternate run by run; medians are printed, and whether all
  * give bit-identical outputs.
  *
+ * A second table gives what bounds a hit from below: the constants' bytes
+ * and the entry's, the time to read every constant byte once (one thread,
+ * in the cache state the hit sees), and the time to map the entry with its
+ * pages populated (and unmap it), against the cold compilation. A third
+ * gives cold compilations and hits each in a new process (the bench runs
+ * itself with --child-compile), as a restarted application sees them, and
+ * the same lower bound measured in a new process (--child-bound).
+ *
  * Usage: bench_compile [--runs N] [--models DIR] [--only SUBSTRING]
- *                      [--compile-only cold|hit]
+ *                      [--compile-only cold|hit|hit-reused] [--cpu-time]
  * --compile-only repeats only that compilation (runs times), for profilers.
+ * --cpu-time (the last argument) times the calling thread's CPU time, with
+ * the library on one thread, for machines shared with other work.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -26,6 +39,7 @@
 #include <unistd.h>
 
 #include "android/NeuralNetworks.h"
+#include "runtime.h"
 #include "kernels/isa.h"
 #include "bench_machine.h"
 #include "mobilenet_net.h"
@@ -36,10 +50,17 @@
 #define NN_BENCH_MODELS "/work/shared/models"
 #endif
 
+/* Wall time, or with --cpu-time the CPU time of the calling thread (kernel
+ * time included: page faults count), which time slices taken by other
+ * processes on a shared machine do not inflate; the library then runs on
+ * one thread (NNAPI_LINUX_THREADS=1), so that the calling thread does all
+ * of the work. */
+static clockid_t bench_clock = CLOCK_MONOTONIC;
+
 static double now_ms(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(bench_clock, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
@@ -132,6 +153,25 @@ static void build_v1_float(bench_model *m)
     m->out_bytes[0] = (size_t)y->h * y->w * y->c * 4;
 }
 
+/* Replaces m->model by a new model object of the same content (not timed). */
+static void renew_model(bench_model *m)
+{
+    char err[256];
+    if (m->translated) {
+        nr_translation_free(&m->tr);
+        m->translated = false;
+        if (nr_translate(&m->tm, 0, 0, &m->tr, err, sizeof err)) {
+            fprintf(stderr, "bench_compile: %s\n", err);
+            exit(1);
+        }
+        m->translated = true;
+        m->model = m->tr.model;
+    } else {
+        ANeuralNetworksModel_free(m->model);
+        m->model = mn_build_model(&m->g, 0, m->g.n_nodes, D_F32, m->w);
+    }
+}
+
 static void free_model(bench_model *m)
 {
     if (m->translated)
@@ -150,10 +190,11 @@ static void free_model(bench_model *m)
     }
 }
 
+static const uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = "bench_compile token";
+
 /* Compiles (with the cache in dir when dir is not NULL) and times it. */
 static ANeuralNetworksCompilation *compile(const bench_model *m, const char *dir, double *ms)
 {
-    static const uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = "bench_compile token";
     ANeuralNetworksCompilation *c;
     double t0 = now_ms();
     CHECK(ANeuralNetworksCompilation_create(m->model, &c));
@@ -162,6 +203,68 @@ static ANeuralNetworksCompilation *compile(const bench_model *m, const char *dir
     CHECK(ANeuralNetworksCompilation_finish(c));
     *ms = now_ms() - t0;
     return c;
+}
+
+/* Four independent 16-byte lanes: what every x86-64 and aarch64 compiler
+ * turns into full-speed vector loads without ISA flags. */
+typedef uint64_t words2 __attribute__((vector_size(16)));
+volatile uint64_t read_sink;
+
+/* Reads every constant byte of m once, on this thread; returns the time. */
+static double read_constants(const bench_model *m, size_t *bytes)
+{
+    words2 acc[4] = {{0}};
+    uint8_t tail = 0;
+    *bytes = 0;
+    double t0 = now_ms();
+    const ANeuralNetworksModel *model = m->model;
+    for (uint32_t i = 0; i < model->n_operands; i++) {
+        const nn_operand *o = &model->operands[i];
+        if (o->lifetime != NN_LIFETIME_CONSTANT || o->value == NULL)
+            continue;
+        const uint8_t *p = o->value;
+        size_t n = o->length, k = 0;
+        for (; k + 64 <= n; k += 64)
+            for (int l = 0; l < 4; l++) {
+                words2 v;
+                memcpy(&v, p + k + 16 * l, sizeof v);
+                acc[l] ^= v;
+            }
+        for (; k < n; k++)
+            tail ^= p[k];
+        *bytes += n;
+    }
+    double ms = now_ms() - t0;
+    /* Kept, so that the reads are not optimised away. */
+    read_sink = acc[0][0] ^ acc[1][1] ^ acc[2][0] ^ acc[3][1] ^ tail;
+    return ms;
+}
+
+/* Maps the entry in dir with its pages populated and unmaps it; returns the
+ * time, *bytes its size. */
+static double map_entry(const char *dir, size_t *bytes)
+{
+    char path[600];
+    int at = snprintf(path, sizeof path, "%s/nnapi-linux-", dir);
+    for (int i = 0; i < ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN; i++)
+        at += snprintf(path + at, sizeof path - (size_t)at, "%02x", token[i]);
+    snprintf(path + at, sizeof path - (size_t)at, ".cache");
+    double t0 = now_ms();
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        fprintf(stderr, "bench_compile: no entry %s\n", path);
+        exit(1);
+    }
+    *bytes = (size_t)st.st_size;
+    void *p = mmap(NULL, *bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        perror("mmap");
+        exit(1);
+    }
+    munmap(p, *bytes);
+    return now_ms() - t0;
 }
 
 typedef struct {
@@ -225,6 +328,16 @@ static void remove_entries(const char *dir)
         fprintf(stderr, "bench_compile: could not empty %s\n", dir);
 }
 
+/* What bounds a hit from below, for the second table. */
+typedef struct {
+    const char *name;
+    double cold_ms, read_ms, map_ms;
+    size_t constant_bytes, entry_bytes;
+} bound_row;
+
+static bound_row bounds[3];
+static int n_bounds;
+
 static void run_case(const char *name, bench_model *m, double finish_ms, int runs)
 {
     char dir[] = "/tmp/bench_compile_XXXXXX";
@@ -232,35 +345,48 @@ static void run_case(const char *name, bench_model *m, double finish_ms, int run
         perror("mkdtemp");
         exit(1);
     }
-    io_buffers cold_io, hit_io;
+    io_buffers cold_io, hit_io, reused_io;
     io_alloc(m, &cold_io, NULL);
     io_alloc(m, &hit_io, &cold_io);
-    double *t = malloc((size_t)runs * 7 * sizeof *t);
+    io_alloc(m, &reused_io, &cold_io);
+    enum { COLD, MISS, HIT, REUSED, FIRST_COLD, FIRST_HIT, STEADY_COLD, STEADY_HIT, READ, MAP, N_T };
+    double *t = malloc((size_t)runs * N_T * sizeof *t);
     if (!t)
         exit(1);
-    double *cold = t, *miss = t + runs, *hit = t + 2 * runs, *first_cold = t + 3 * runs,
-           *first_hit = t + 4 * runs, *steady_cold = t + 5 * runs, *steady_hit = t + 6 * runs;
+#define T(k) (t + (size_t)(k) * (size_t)runs)
     bool same = true;
+    size_t constant_bytes = 0, entry_bytes = 0;
     for (int r = 0; r < runs; r++) {
-        ANeuralNetworksCompilation *c = compile(m, NULL, &cold[r]);
-        first_cold[r] = compute(m, c, &cold_io);
-        steady_cold[r] = compute(m, c, &cold_io);
+        ANeuralNetworksCompilation *c = compile(m, NULL, &T(COLD)[r]);
+        T(FIRST_COLD)[r] = compute(m, c, &cold_io);
+        T(STEADY_COLD)[r] = compute(m, c, &cold_io);
         ANeuralNetworksCompilation_free(c);
 
         remove_entries(dir);
-        c = compile(m, dir, &miss[r]);
+        c = compile(m, dir, &T(MISS)[r]);
         ANeuralNetworksCompilation_free(c);
-        c = compile(m, dir, &hit[r]);
-        first_hit[r] = compute(m, c, &hit_io);
-        steady_hit[r] = compute(m, c, &hit_io);
-        same = same && io_same(m, &cold_io, &hit_io);
+        /* A new model object: its hash is not known yet. */
+        renew_model(m);
+        c = compile(m, dir, &T(HIT)[r]);
+        T(FIRST_HIT)[r] = compute(m, c, &hit_io);
+        T(STEADY_HIT)[r] = compute(m, c, &hit_io);
         ANeuralNetworksCompilation_free(c);
+        c = compile(m, dir, &T(REUSED)[r]);
+        compute(m, c, &reused_io);
+        ANeuralNetworksCompilation_free(c);
+        same = same && io_same(m, &cold_io, &hit_io) && io_same(m, &cold_io, &reused_io);
+        T(READ)[r] = read_constants(m, &constant_bytes);
+        T(MAP)[r] = map_entry(dir, &entry_bytes);
     }
-    double mc = median(cold, runs), mh = median(hit, runs);
-    printf("%-26s %8.2f %9.2f %9.2f %8.2f %7.1fx %9.2f %9.2f %9.2f %9.2f  %s\n", name, finish_ms,
-           mc, median(miss, runs), mh, mc / mh, median(first_cold, runs), median(first_hit, runs),
-           median(steady_cold, runs), median(steady_hit, runs), same ? "yes" : "NO");
+    double mc = median(T(COLD), runs), mh = median(T(HIT), runs), mr = median(T(REUSED), runs);
+    printf("%-26s %7.2f %7.2f %7.2f %7.3f %6.1fx %7.3f %6.1fx %8.2f %8.2f %7.2f %7.2f  %s\n", name,
+           finish_ms, mc, median(T(MISS), runs), mh, mc / mh, mr, mc / mr,
+           median(T(FIRST_COLD), runs), median(T(FIRST_HIT), runs), median(T(STEADY_COLD), runs),
+           median(T(STEADY_HIT), runs), same ? "yes" : "NO");
     fflush(stdout);
+    bounds[n_bounds++] = (bound_row){name, mc, median(T(READ), runs), median(T(MAP), runs),
+                                     constant_bytes, entry_bytes};
+#undef T
     remove_entries(dir);
     rmdir(dir);
     for (uint32_t i = 0; i < m->n_in; i++)
@@ -268,11 +394,28 @@ static void run_case(const char *name, bench_model *m, double finish_ms, int run
     for (uint32_t i = 0; i < m->n_out; i++) {
         free(cold_io.out[i]);
         free(hit_io.out[i]);
+        free(reused_io.out[i]);
     }
     free(t);
 }
 
-static void compile_only(bench_model *m, bool hit, int runs)
+static void print_bounds(void)
+{
+    printf("\nlower bounds of a hit (medians, ms): read = every constant byte read once by one\n"
+           "thread; map = the entry mapped with its pages populated, and unmapped\n");
+    printf("%-26s %9s %9s %8s %8s %10s %8s %14s\n", "model", "const MB", "entry MB", "read",
+           "GB/s", "cold/read", "map", "cold/(read+map)");
+    for (int i = 0; i < n_bounds; i++) {
+        const bound_row *b = &bounds[i];
+        printf("%-26s %9.2f %9.2f %8.3f %8.1f %9.1fx %8.3f %13.1fx\n", b->name,
+               b->constant_bytes / 1e6, b->entry_bytes / 1e6, b->read_ms,
+               b->constant_bytes / (b->read_ms * 1e6), b->cold_ms / b->read_ms, b->map_ms,
+               b->cold_ms / (b->read_ms + b->map_ms));
+    }
+}
+
+/* mode: 0 cold, 1 hit with a new model object each time, 2 hit reusing it. */
+static void compile_only(bench_model *m, int mode, int runs)
 {
     char dir[] = "/tmp/bench_compile_XXXXXX";
     if (!mkdtemp(dir)) {
@@ -282,12 +425,15 @@ static void compile_only(bench_model *m, bool hit, int runs)
     double *t = malloc((size_t)runs * sizeof *t), ms;
     if (!t)
         exit(1);
-    if (hit)
+    if (mode)
         ANeuralNetworksCompilation_free(compile(m, dir, &ms));
-    for (int r = 0; r < runs; r++)
-        ANeuralNetworksCompilation_free(compile(m, hit ? dir : NULL, &t[r]));
-    printf("%s compilation: median %.3f ms over %d runs\n", hit ? "hit" : "cold", median(t, runs),
-           runs);
+    for (int r = 0; r < runs; r++) {
+        if (mode == 1)
+            renew_model(m);
+        ANeuralNetworksCompilation_free(compile(m, mode ? dir : NULL, &t[r]));
+    }
+    static const char *const what[] = {"cold", "hit (new model object)", "hit (same model object)"};
+    printf("%s compilation: median %.3f ms over %d runs\n", what[mode], median(t, runs), runs);
     free(t);
     remove_entries(dir);
     rmdir(dir);
@@ -296,14 +442,107 @@ static void compile_only(bench_model *m, bool hit, int runs)
 static void print_header(void)
 {
     bench_print_machine();
-    printf("medians in ms; cold = no cache, miss = compile + write the entry, hit = load it;\n"
-           "first/steady = first and second computation of that compilation\n");
-    printf("%-26s %8s %9s %9s %8s %8s %9s %9s %9s %9s  %s\n", "model", "build", "cold", "miss",
-           "hit", "cold/hit", "1st cold", "1st hit", "cold", "hit", "same");
+    if (bench_clock != CLOCK_MONOTONIC)
+        printf("CPU time of the calling thread, the library on one thread\n");
+    printf("medians in ms; cold = no cache, miss = compile + write the entry, hit = load it for a\n"
+           "new model object, reused = load it again for the same object (which keeps its hash);\n"
+           "first/steady = first and second computation after a cold compilation and a hit\n");
+    printf("%-26s %7s %7s %7s %7s %7s %7s %7s %8s %8s %7s %7s  %s\n", "model", "build", "cold",
+           "miss", "hit", "c/hit", "reused", "c/reus", "1st cold", "1st hit", "cold", "hit", "same");
+}
+
+static const char *const model_names[] = {"mobilenet_v2_1.0_224_quant", "deeplabv3",
+                                           "mobilenet_v1_1.0_f32"};
+
+/* Builds model k of model_names (the first two read from models_dir). */
+static bool load_model(int k, const char *models_dir, bench_model *m)
+{
+    if (k < 2) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.tflite", models_dir, model_names[k]);
+        return load_tflite(path, m);
+    }
+    build_v1_float(m);
+    return true;
+}
+
+/* A process of its own, as a restarted application is: builds model k,
+ * compiles it once (with the cache in cache_dir unless it is "-") and
+ * prints the compilation's time; with bound, prints instead the time to
+ * read every constant byte and to map the entry in cache_dir, which a hit
+ * in a new process cannot do without. */
+static int child_compile(int k, const char *models_dir, const char *cache_dir, bool bound)
+{
+    bench_model *m = calloc(1, sizeof *m);
+    if (!m || !load_model(k, models_dir, m))
+        return 1;
+    double ms;
+    size_t bytes;
+    if (bound)
+        ms = read_constants(m, &bytes) + map_entry(cache_dir, &bytes);
+    else
+        ANeuralNetworksCompilation_free(compile(m, strcmp(cache_dir, "-") ? cache_dir : NULL, &ms));
+    printf("%.6f\n", ms);
+    free_model(m);
+    free(m);
+    return 0;
+}
+
+static const char *self_path;
+
+/* The compilation time child_compile reports from a new process. */
+static double restart_compile(int k, const char *models_dir, const char *cache_dir, bool bound)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s %d '%s' '%s'%s", self_path,
+             bound ? "--child-bound" : "--child-compile", k, models_dir, cache_dir,
+             bench_clock == CLOCK_MONOTONIC ? "" : " --cpu-time");
+    FILE *p = popen(cmd, "r");
+    double ms = -1;
+    if (!p || fscanf(p, "%lf", &ms) != 1 || pclose(p) != 0) {
+        fprintf(stderr, "bench_compile: %s failed\n", cmd);
+        exit(1);
+    }
+    return ms;
+}
+
+/* Cold compilations and hits, each in a new process (the entry written
+ * here first), alternating. */
+static void restart_case(int k, const char *models_dir, bench_model *m, int runs)
+{
+    char dir[] = "/tmp/bench_compile_XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+    double ms, *t = malloc((size_t)runs * 3 * sizeof *t);
+    if (!t)
+        exit(1);
+    ANeuralNetworksCompilation_free(compile(m, dir, &ms));
+    for (int r = 0; r < runs; r++) {
+        t[r] = restart_compile(k, models_dir, "-", false);
+        t[runs + r] = restart_compile(k, models_dir, dir, false);
+        t[2 * runs + r] = restart_compile(k, models_dir, dir, true);
+    }
+    double cold = median(t, runs), hit = median(t + runs, runs), bound = median(t + 2 * runs, runs);
+    printf("%-26s %9.3f %9.3f %7.1fx %10.3f %12.1fx\n", model_names[k], cold, hit, cold / hit,
+           bound, cold / bound);
+    fflush(stdout);
+    free(t);
+    remove_entries(dir);
+    rmdir(dir);
 }
 
 int main(int argc, char **argv)
 {
+    self_path = argv[0];
+    if (argc >= 2 && !strcmp(argv[argc - 1], "--cpu-time")) {
+        setenv("NNAPI_LINUX_THREADS", "1", 1);
+        bench_clock = CLOCK_THREAD_CPUTIME_ID;
+        argc--;
+    }
+    if (argc == 5 && (!strcmp(argv[1], "--child-compile") || !strcmp(argv[1], "--child-bound")))
+        return child_compile(atoi(argv[2]), argv[3], argv[4], !strcmp(argv[1], "--child-bound"));
     int runs = 11;
     const char *dir = NN_BENCH_MODELS, *only = NULL, *only_compile = NULL;
     for (int i = 1; i < argc; i++) {
@@ -314,47 +553,59 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
         else if (!strcmp(argv[i], "--compile-only") && i + 1 < argc &&
-                 (!strcmp(argv[i + 1], "cold") || !strcmp(argv[i + 1], "hit")))
+                 (!strcmp(argv[i + 1], "cold") || !strcmp(argv[i + 1], "hit") ||
+                  !strcmp(argv[i + 1], "hit-reused")))
             only_compile = argv[++i];
         else {
             fprintf(stderr,
-                    "usage: %s [--runs N] [--models DIR] [--only SUBSTRING] [--compile-only cold|hit]\n",
+                    "usage: %s [--runs N] [--models DIR] [--only SUBSTRING]\n"
+                    "       [--compile-only cold|hit|hit-reused] [--cpu-time (last)]\n",
                     argv[0]);
             return 2;
         }
     }
     if (runs < 1)
         runs = 1;
-    print_header();
-    static const char *const files[] = {"mobilenet_v2_1.0_224_quant", "deeplabv3"};
+    if (!only_compile)
+        print_header();
+    bench_model *models[3] = {0};
     for (int k = 0; k < 3; k++) {
-        const char *name = k < 2 ? files[k] : "mobilenet_v1_1.0_f32";
-        if (only && !strstr(name, only))
+        if (only && !strstr(model_names[k], only))
             continue;
         bench_model *m = calloc(1, sizeof *m);
         if (!m)
             return 1;
         double t0 = now_ms();
-        if (k < 2) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/%s.tflite", dir, files[k]);
-            if (!load_tflite(path, m)) {
-                free_model(m);
-                free(m);
-                return 1;
-            }
-        } else {
-            build_v1_float(m);
+        if (!load_model(k, dir, m)) {
+            free_model(m);
+            free(m);
+            return 1;
         }
         /* Translation or construction included: nnapi-run's translation
          * finishes the model itself. */
         double build_ms = now_ms() - t0;
         if (only_compile)
-            compile_only(m, !strcmp(only_compile, "hit"), runs);
+            compile_only(m, !strcmp(only_compile, "cold") ? 0 : !strcmp(only_compile, "hit") ? 1 : 2,
+                         runs);
         else
-            run_case(name, m, build_ms, runs);
-        free_model(m);
-        free(m);
+            run_case(model_names[k], m, build_ms, runs);
+        models[k] = m;
+    }
+    if (!only_compile) {
+        print_bounds();
+        printf("\neach compilation in a new process (a restarted application: its heap, the\n"
+               "thread pool and the mappings of the model and of the entry all new), medians\n"
+               "in ms; read+map = every constant byte read and the entry mapped, in a new process\n");
+        printf("%-26s %9s %9s %8s %10s %13s\n", "model", "cold", "hit", "cold/hit", "read+map",
+               "cold/read+map");
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!models[k])
+            continue;
+        if (!only_compile)
+            restart_case(k, dir, models[k], runs);
+        free_model(models[k]);
+        free(models[k]);
     }
     return 0;
 }

@@ -23,7 +23,10 @@
  * time, for machines shared with other work. Every line also gives the
  * share of the machine's peak (%peak): the int8 or float multiply-add peak
  * of one core at the ISA in use, measured first as bench/peak.h describes,
- * times the number of threads.
+ * times the number of threads. With --layers at one thread, %alt is the
+ * share of the peak loop's rate measured alternating with each layer (the
+ * loop run for about the layer's multiply-adds after each of its runs),
+ * which a shared core's changing rate does not skew.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -256,6 +259,10 @@ typedef struct {
     bool layers, cpu_time;
     const char *only;
     double peak[2]; /* one core's int8 and f32 GOP/s at the ISA in use; NaN: unknown */
+#if defined(__x86_64__)
+    peak_loop_fn peak_loop[2]; /* the loops that measured them (NULL: none) */
+    double peak_macs[2];       /* multiply-adds per instruction of each */
+#endif
     const char *small; /* TFLite file of the small-model case */
     int result_fd;     /* child: where its "label threads ms" records go; -1 none */
 } options;
@@ -286,7 +293,7 @@ static size_t tensor_bytes(const tensor_desc *t, dtype d)
  * xnn_ms is NaN when XNNPACK is absent or could not build the graph. */
 static void time_range(const net *g, int first, int last, dtype d, weights *w, const options *o,
                        double *ours_ms, double *xnn_ms, double best_ms[2], double first_ms[2],
-                       void *pool)
+                       void *pool, double macs, double *peak_alt)
 {
     const tensor_desc *x = &g->t[g->nodes[first].in0], *y = &g->t[g->nodes[last - 1].out];
     size_t in_bytes = tensor_bytes(x, d), out_bytes = tensor_bytes(y, d);
@@ -316,6 +323,25 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
+    double *t_peak = malloc((size_t)o->runs * sizeof(double));
+    if (!t_peak) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    *peak_alt = NAN;
+#if defined(__x86_64__)
+    const int pk = d == D_F32 ? 1 : 0;
+    /* The peak loop for about the layer's multiply-adds, alternating with
+     * it: on a shared machine the core's rate changes from second to second
+     * (other guests on its sibling thread), and %peak is only meaningful
+     * against the rate of the same moments. */
+    const bool alt = o->layers && o->threads == 1 && o->peak_loop[pk] != NULL;
+    const long peak_iters =
+        alt ? (long)(macs / (PEAK_INNER * PEAK_ACCS * o->peak_macs[pk])) + 1 : 0;
+    double sink = 0.0;
+#else
+    (void)macs; /* no peak loop here (bench/peak.h is x86-64 only) */
+#endif
     for (int r = -2; r < o->runs; r++) { /* two warm-up runs each */
         double t0 = now();
         CHECK(ANeuralNetworksExecution_compute(ours.exec));
@@ -324,6 +350,13 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
             t_ours[r] = t1 - t0;
         else if (r == -2)
             first_ms[0] = (t1 - t0) * 1e3;
+#if defined(__x86_64__)
+        if (alt && r >= 0) {
+            double p0 = now();
+            sink += o->peak_loop[pk](peak_iters, 7);
+            t_peak[r] = now() - p0;
+        }
+#endif
 #ifdef NN_BENCH_XNNPACK
         if (have_xnn) {
             t0 = now();
@@ -337,6 +370,16 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
         }
 #endif
     }
+#if defined(__x86_64__)
+    if (alt) {
+        double fastest;
+        double sec = median(t_peak, o->runs, &fastest);
+        *peak_alt = 2.0 * (double)peak_iters * PEAK_INNER * PEAK_ACCS * o->peak_macs[pk] / sec * 1e-9;
+        if (sink == 1.0) /* keeps the loop's results alive */
+            printf(" ");
+    }
+#endif
+    free(t_peak);
     *ours_ms = median(t_ours, o->runs, &best_ms[0]) * 1e3;
     best_ms[0] *= 1e3;
     best_ms[1] = NAN;
@@ -491,7 +534,9 @@ static void run_child(const options *o)
             }
             if (!o->layers) {
                 double ours, theirs, best[2], first[2] = {NAN, NAN};
-                time_range(g, 0, g->n_nodes, (dtype)d, w, o, &ours, &theirs, best, first, pool);
+                double unused;
+                time_range(g, 0, g->n_nodes, (dtype)d, w, o, &ours, &theirs, best, first, pool,
+                           total_macs, &unused);
                 double gops = 2.0 * total_macs / (ours * 1e-3) * 1e-9;
                 printf("%-22s %-6s %2d %8.3f %8.3f %6.2f %7.1f %5.1f %8.3f %6.2f   best %.3f %.3f %.2f\n",
                        g->name, dtype_names[d], o->threads, ours, theirs, ours / theirs, gops,
@@ -499,32 +544,36 @@ static void run_child(const options *o)
                        best[0] / best[1]);
                 report_result(o, label, ours, theirs);
             } else {
-                double sum[2][2] = {{0}}, macs[2] = {0};
+                /* ideal[cls]: ms at the alternating peak (see time_range) */
+                double sum[2][2] = {{0}}, macs[2] = {0}, ideal[2] = {0};
                 for (int i = 0; i < g->n_nodes; i++) {
                     const node *n = &g->nodes[i];
                     if (n->kind != N_CONV && n->kind != N_DW)
                         continue;
-                    double ours, theirs, best[2], first[2], mac = node_macs(g, n);
-                    time_range(g, i, i + 1, (dtype)d, w, o, &ours, &theirs, best, first, pool);
+                    double ours, theirs, best[2], first[2], mac = node_macs(g, n), alt_peak;
+                    time_range(g, i, i + 1, (dtype)d, w, o, &ours, &theirs, best, first, pool, mac,
+                               &alt_peak);
+                    double alt_ms = 2.0 * mac / (alt_peak * 1e9) * 1e3;
                     const tensor_desc *x = &g->t[n->in0];
                     int cls = n->kind == N_DW ? 1 : (n->k == 1 ? 0 : -1);
                     if (cls >= 0) {
                         sum[cls][0] += ours;
                         sum[cls][1] += theirs;
                         macs[cls] += mac;
+                        ideal[cls] += alt_ms;
                     }
                     double gops = 2.0 * mac / (ours * 1e-3) * 1e-9;
-                    printf("%-4s %-6s %2d  %-4s k%u s%u %3ux%-3u %4u->%-4u %8.3f %8.3f %6.2f %7.1f %6.1f\n",
+                    printf("%-4s %-6s %2d  %-4s k%u s%u %3ux%-3u %4u->%-4u %8.3f %8.3f %6.2f %7.1f %6.1f %6.1f\n",
                            g->name, dtype_names[d], o->threads, n->kind == N_DW ? "dw" : "conv", n->k,
                            n->stride, x->h, x->w, x->c, n->cout, ours, theirs, ours / theirs, gops,
-                           pct_peak(o, (dtype)d, gops));
+                           pct_peak(o, (dtype)d, gops), 100.0 * alt_ms / ours);
                 }
                 for (int cls = 0; cls < 2; cls++) {
                     double gops = 2.0 * macs[cls] / (sum[cls][0] * 1e-3) * 1e-9;
-                    printf("%-4s %-6s %2d  total %-13s         %8.3f %8.3f %6.2f %7.1f %6.1f\n",
+                    printf("%-4s %-6s %2d  total %-13s         %8.3f %8.3f %6.2f %7.1f %6.1f %6.1f\n",
                            g->name, dtype_names[d], o->threads, cls ? "depthwise" : "1x1 conv",
                            sum[cls][0], sum[cls][1], sum[cls][0] / sum[cls][1], gops,
-                           pct_peak(o, (dtype)d, gops));
+                           pct_peak(o, (dtype)d, gops), 100.0 * ideal[cls] / sum[cls][0]);
                 }
             }
             fflush(stdout);
@@ -543,26 +592,43 @@ static void run_child(const options *o)
 #endif
 }
 
-/* One core's int8 and f32 peaks for the kernels of the ISA in use
- * (bench/peak.h); NaN where unknown (portable C, other architectures). */
-static void measure_peaks(double peak[2], const char *method[2])
+/* The int8 and f32 peak loops for the kernels of the ISA in use
+ * (bench/peak.h), none for portable C and other architectures. */
+static void choose_peak_loops(options *o, const char *method[2])
 {
-    peak[0] = peak[1] = NAN;
     method[0] = method[1] = "not measured for this ISA";
 #if defined(__x86_64__)
-    double sink = 0.0;
+    o->peak_loop[0] = o->peak_loop[1] = NULL;
     nn_isa isa = nn_isa_current();
     if (isa == NN_ISA_AVX512) {
-        peak[0] = peak_rate(peak_vnni_loop, 64.0, 0.25, &sink);
-        peak[1] = peak_rate(peak_fma512_loop, 16.0, 0.25, &sink);
+        o->peak_loop[0] = peak_vnni_loop;
+        o->peak_macs[0] = 64.0;
+        o->peak_loop[1] = peak_fma512_loop;
+        o->peak_macs[1] = 16.0;
         method[0] = "chains of vpdpbusd zmm, 64 multiply-adds each";
         method[1] = "chains of vfmadd231ps zmm, 16 multiply-adds each";
     } else if (isa == NN_ISA_AVX2) {
-        peak[0] = peak_rate(peak_madd_loop, 16.0, 0.25, &sink);
-        peak[1] = peak_rate(peak_fma256_loop, 8.0, 0.25, &sink);
+        o->peak_loop[0] = peak_madd_loop;
+        o->peak_macs[0] = 16.0;
+        o->peak_loop[1] = peak_fma256_loop;
+        o->peak_macs[1] = 8.0;
         method[0] = "chains of vpmaddwd+vpaddd ymm, 16 multiply-adds each";
         method[1] = "chains of vfmadd231ps ymm, 8 multiply-adds each";
     }
+#else
+    (void)o;
+#endif
+}
+
+/* One core's int8 and f32 peaks with those loops; NaN where unknown. */
+static void measure_peaks(options *o)
+{
+    o->peak[0] = o->peak[1] = NAN;
+#if defined(__x86_64__)
+    double sink = 0.0;
+    for (int i = 0; i < 2; i++)
+        if (o->peak_loop[i])
+            o->peak[i] = peak_rate(o->peak_loop[i], o->peak_macs[i], 0.25, &sink);
     if (sink == 1.0) /* keeps the loops' results alive */
         printf(" ");
 #endif
@@ -618,6 +684,8 @@ int main(int argc, char **argv)
     }
     if (o.runs < 1)
         o.runs = 1;
+    const char *method[2];
+    choose_peak_loops(&o, method);
     if (o.threads > 0) {
         if (o.cpu_time)
             bench_clock = CLOCK_THREAD_CPUTIME_ID;
@@ -630,11 +698,11 @@ int main(int argc, char **argv)
     }
     if (o.cpu_time)
         bench_clock = CLOCK_THREAD_CPUTIME_ID;
-    const char *method[2];
-    measure_peaks(o.peak, method);
+    measure_peaks(&o);
     print_header(threads, o.peak, method);
     if (o.layers) {
-        printf("model dtype  T   layer                          ours   XNNPACK  ratio   GOP/s  %%peak\n");
+        printf("%%alt: against the peak loop run alternating with the layer (1 thread; NaN else)\n");
+        printf("model dtype  T   layer                          ours   XNNPACK  ratio   GOP/s  %%peak   %%alt\n");
     } else {
         printf("first = the first compute after compiling; f/s = first / steady median\n");
         printf("model                  dtype   T  ours ms   XNN ms  ratio   GOP/s %%peak first ms    f/s\n");

@@ -6,6 +6,7 @@
 #define NN_RUNTIME_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -122,6 +123,10 @@ struct ANeuralNetworksModel {
     bool finished;
     bool invalid;             /* finish failed: the model can only be freed */
     uint32_t *order;          /* operations in a valid execution order, set by finish */
+    /* The compilation cache's hash of the finished model, once computed
+     * (src/compile/cache.c): cache_hash is valid when the state is 2. */
+    atomic_int cache_hash_state;
+    uint8_t cache_hash[16];
 };
 
 #define NN_API __attribute__((visibility("default")))

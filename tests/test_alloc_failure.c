@@ -350,13 +350,6 @@ static int inject(int (*seq)(void), const char *name, int *passed)
         fprintf(stderr, "%s fails without injected failures\n", name);
         return 1;
     }
-    /* A driver library's thread-local storage is allocated by glibc per
-     * thread at its first use there, which a failure can move onto a worker
-     * thread: with a driver, one pass over every failure point warms that
-     * up, and the second pass counts. */
-    const char *drivers = getenv("NNAPI_LINUX_DRIVERS");
-    bool warm_pass = drivers != NULL && drivers[0] != '\0';
-again:;
     long baseline = atomic_load(&live);
     long n;
     for (n = 1;; n++) {
@@ -367,11 +360,6 @@ again:;
         atomic_store(&fail_at, 0);
         int hit = atomic_load(&injected);
         long leaked = atomic_load(&live) - baseline;
-        if (warm_pass) {
-            if (!hit)
-                break;
-            continue;
-        }
         if (rc < 0 || leaked != 0 || (rc == 1 && !hit)) {
             failed++;
             fprintf(stderr, "%s, allocation %ld failing: %s, %ld allocations leaked\n", name, n,
@@ -382,10 +370,6 @@ again:;
         }
         if (!hit)
             break; /* the sequence made fewer than n allocations: all covered */
-    }
-    if (warm_pass) {
-        warm_pass = false;
-        goto again;
     }
     fprintf(stderr, "%s: covered %ld allocation points\n", name, n - 1);
     return failed;

@@ -5,16 +5,22 @@
  *     float model (packed GEMM weights) and a quantized one (packed int8
  *     weights, pair tables); a new model object with the same content hits;
  *   - every byte of the token counts; the entry name has a fixed length;
+ *   - an entry kept mapped after a hit is checked in full again once its
+ *     file is written in place or replaced;
  *   - corrupt, truncated, empty, zero-filled, foreign entries, and headers of
  *     another format, library version, D_ISA, byte order, token or model (their
  *     own hash intact) are ignored and rewritten;
  *   - another model, relaxed flag, preference or constant value (also one in
  *     a memory object) under the same token misses;
+ *   - a finished model keeps its hash, one with a constant in a memory
+ *     object does not: new content in the memory misses;
+ *   - one entry per token; a miss removes the stale temporary files of
+ *     writers that died, and nothing else;
  *   - an entry that is a directory or a FIFO, and a cacheDir that does not
  *     exist, is a file or cannot be written, compile normally;
  *   - the hash gives the same result whatever the split of its input (its
  *     vector and portable block paths agree); weights of more than 1 MiB
- *     (hashed as a tree, on the thread pool) hit, and miss when one value
+ *     (hashed in pieces, on the thread pool) hit, and miss when one value
  *     changes;
  *   - many threads, and two processes, compiling the same model with the
  *     same token at once all succeed with identical results;
@@ -30,6 +36,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compile/cache.h"
@@ -277,6 +284,7 @@ static void write_file(const char *path, const void *data, size_t bytes)
 }
 
 static const uint8_t token_a[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = "token A of the cache test.....!";
+static const uint8_t token_b[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = "token B of the cache test.....!";
 
 /* The reference output of a model: computed without any cache. */
 static void reference(const test_model *tm, uint8_t *out)
@@ -487,6 +495,55 @@ static void test_damage(int kind)
     free_model(&tm);
 }
 
+/* An entry the process keeps mapped after a hit is checked in full again
+ * once its file changes: a payload byte written in place (same size, same
+ * inode) or the entry replaced by another file. */
+static void test_damage_kept(int kind)
+{
+    test_model tm;
+    build_model(&tm, kind, 8, false, false);
+    uint8_t want[OUT_MAX], got[OUT_MAX];
+    reference(&tm, want);
+    char *dir = make_dir();
+    char *path = nn_cache_entry_path(dir, token_a);
+    bool hit;
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(!hit);
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(hit && memcmp(got, want, tm.out_bytes) == 0);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && st.st_size > (off_t)NN_CACHE_HEADER_SPAN + 64);
+    /* The last byte belongs to the last blob. */
+    uint8_t byte = 0;
+    int fd = open(path, O_RDWR);
+    CHECK(fd >= 0 && pread(fd, &byte, 1, st.st_size - 1) == 1);
+    byte ^= 0x10;
+    CHECK(fd >= 0 && pwrite(fd, &byte, 1, st.st_size - 1) == 1);
+    if (fd >= 0)
+        close(fd);
+    memset(got, 0xee, sizeof got);
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(!hit && memcmp(got, want, tm.out_bytes) == 0);
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(hit && memcmp(got, want, tm.out_bytes) == 0);
+    /* Another model's entry renamed over this one: another file. */
+    test_model other;
+    build_model(&other, kind, 9, false, false);
+    char *other_dir = make_dir();
+    char *other_path = nn_cache_entry_path(other_dir, token_a);
+    CHECK_OK(compile_run(&other, other_dir, token_a, -1, got, &hit));
+    CHECK(rename(other_path, path) == 0);
+    memset(got, 0xee, sizeof got);
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(!hit && memcmp(got, want, tm.out_bytes) == 0);
+    free(other_path);
+    remove_dir(other_dir);
+    free_model(&other);
+    free(path);
+    remove_dir(dir);
+    free_model(&tm);
+}
+
 /* What the model hash covers: each variation under the same token misses
  * and computes its own results. */
 static void test_model_changes(void)
@@ -527,6 +584,104 @@ static void test_model_changes(void)
         free_model(&tm);
     }
     free_model(&base);
+    remove_dir(dir);
+}
+
+/* A finished model keeps its hash, unless a constant is in a memory object:
+ * that content may change once the executions using the model are done,
+ * and the next compilation of the same model object must not use the
+ * entry of the old content. */
+static void test_kept_hash(void)
+{
+    char *dir = make_dir();
+    test_model tm;
+    build_model(&tm, FLOAT_MODEL, 11, false, false);
+    uint8_t want[OUT_MAX], got[OUT_MAX];
+    reference(&tm, want);
+    bool hit;
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(!hit);
+    CHECK_EQ_INT(atomic_load(&tm.model->cache_hash_state), 2);
+    memset(got, 0xee, sizeof got);
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(hit && memcmp(got, want, tm.out_bytes) == 0);
+    free_model(&tm);
+
+    build_model(&tm, FLOAT_MODEL, 12, false, true);
+    reference(&tm, want);
+    CHECK_OK(compile_run(&tm, dir, token_b, -1, got, &hit));
+    CHECK(!hit);
+    CHECK_EQ_INT(atomic_load(&tm.model->cache_hash_state), 0);
+    CHECK_OK(compile_run(&tm, dir, token_b, -1, got, &hit));
+    CHECK(hit && memcmp(got, want, tm.out_bytes) == 0);
+    /* Other weights in the memory, through its file. */
+    for (size_t i = 0; i < sizeof tm.weights_f / sizeof *tm.weights_f; i++)
+        tm.weights_f[i] = -tm.weights_f[i] * 0.5f + 0.125f;
+    CHECK(pwrite(tm.fd, tm.weights_f, sizeof tm.weights_f, 0) == (ssize_t)sizeof tm.weights_f);
+    uint8_t want_new[OUT_MAX];
+    reference(&tm, want_new);
+    CHECK(memcmp(want_new, want, tm.out_bytes) != 0);
+    memset(got, 0xee, sizeof got);
+    CHECK_OK(compile_run(&tm, dir, token_b, -1, got, &hit));
+    CHECK(!hit);
+    CHECK(memcmp(got, want_new, tm.out_bytes) == 0);
+    CHECK_OK(compile_run(&tm, dir, token_b, -1, got, &hit));
+    CHECK(hit && memcmp(got, want_new, tm.out_bytes) == 0);
+    free_model(&tm);
+    remove_dir(dir);
+}
+
+static bool exists(const char *dir, const char *name)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void make_file(const char *dir, const char *name, time_t age_seconds)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(fd >= 0 && write(fd, "partial", 7) == 7);
+    struct timespec when[2] = {{.tv_sec = time(NULL) - age_seconds}, {.tv_sec = time(NULL) - age_seconds}};
+    CHECK(fd >= 0 && futimens(fd, when) == 0);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* The cache keeps one entry per token (a new one replaces the old); the only
+ * other files it can leave are the temporaries of writers that died before
+ * their rename. A miss removes those older than ten minutes, and nothing
+ * else: not a writer's that is under way, not a file of another name. */
+static void test_stale_temporaries(void)
+{
+    char *dir = make_dir();
+    make_file(dir, ".nnapi-linux-a1b2c3", 3600);
+    make_file(dir, ".nnapi-linux-d4e5f6", 5);
+    make_file(dir, ".nnapi-linux-old", 3600);
+    make_file(dir, "app-file", 3600);
+    test_model tm;
+    build_model(&tm, QUANT_MODEL, 3, false, false);
+    uint8_t want[OUT_MAX], got[OUT_MAX];
+    reference(&tm, want);
+    bool hit;
+    CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+    CHECK(!hit && memcmp(got, want, tm.out_bytes) == 0);
+    CHECK(!exists(dir, ".nnapi-linux-a1b2c3"));
+    CHECK(exists(dir, ".nnapi-linux-d4e5f6"));
+    CHECK(exists(dir, ".nnapi-linux-old"));
+    CHECK(exists(dir, "app-file"));
+    CHECK_EQ_INT(count_files(dir), 2); /* app-file and the entry */
+    /* Another compilation under the same token replaces the entry. */
+    test_model other;
+    build_model(&other, QUANT_MODEL, 4, false, false);
+    CHECK_OK(compile_run(&other, dir, token_a, -1, got, &hit));
+    CHECK(!hit);
+    CHECK_EQ_INT(count_files(dir), 2);
+    free_model(&other);
+    free_model(&tm);
     remove_dir(dir);
 }
 
@@ -894,12 +1049,15 @@ int main(int argc, char **argv)
     for (int kind = FLOAT_MODEL; kind <= QUANT_MODEL; kind++) {
         test_hit_miss(kind);
         test_damage(kind);
+        test_damage_kept(kind);
         test_threads(kind);
         test_processes(kind);
         test_other_isa(kind);
     }
     test_token();
     test_model_changes();
+    test_kept_hash();
+    test_stale_temporaries();
     test_unusable_places();
     test_hash_paths();
     test_large_weights();

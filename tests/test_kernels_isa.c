@@ -31,8 +31,6 @@ typedef struct level {
     bool float_checked_before; /* neondot: the float kernels are neon's */
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
-    /* NULL, or the packing of A for NN_GEMM_PACKED_A */
-    void (*s_pack_a)(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
     bool s_cols;   /* takes NN_GEMM_COLS */
     nn_dw_f32_fn dw_f32;
     nn_sconv_direct_fn sconv_direct; /* NULL: the portable one serves */
@@ -42,16 +40,16 @@ typedef struct level {
 
 static const level levels[] = {
 #if defined(NN_KERNELS_X86_64)
-    {"avx2", NN_ISA_AVX2, NN_CPU_AVX2, false, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, NULL, false,
+    {"avx2", NN_ISA_AVX2, NN_CPU_AVX2, false, NN_SGEMM_MR_AVX2, nn_sgemm_kernel_avx2, false,
      nn_dw_tile_f32_avx2, nn_sconv_direct_row_avx2, &nn_float_ops_avx2, nn_dw_tile_q8_avx2},
     {"avx512", NN_ISA_AVX512, NN_CPU_AVX512, false, NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
-     nn_sgemm_pack_a_avx512, true, nn_dw_tile_f32_avx512, nn_sconv_direct_row_avx512,
+     true, nn_dw_tile_f32_avx512, nn_sconv_direct_row_avx512,
      &nn_float_ops_avx512, nn_dw_tile_q8_avx512},
 #elif defined(NN_KERNELS_AARCH64)
-    {"neon", NN_ISA_NEON, NN_CPU_ASIMD, false, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
+    {"neon", NN_ISA_NEON, NN_CPU_ASIMD, false, NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false,
      nn_dw_tile_f32_neon, NULL, NULL, nn_dw_tile_q8_neon},
     {"neondot", NN_ISA_NEONDOT, NN_CPU_ASIMD | NN_CPU_ASIMDDP, true, NN_SGEMM_MR_NEON,
-     nn_sgemm_kernel_neon, NULL, false, nn_dw_tile_f32_neon, NULL, NULL, nn_dw_tile_q8_neon},
+     nn_sgemm_kernel_neon, false, nn_dw_tile_f32_neon, NULL, NULL, nn_dw_tile_q8_neon},
 #endif
 };
 
@@ -120,34 +118,14 @@ static void check_sgemm(const level *L)
         bias[j] = rnd_f();
     for (size_t i = 0; i < sizeof start / sizeof start[0]; i++)
         start[i] = rnd_f();
-    /* The same rows packed: element (i, p) at apack[p * s_mr + i]. */
-    float apack[KC * NN_GEMM_MAX_MR];
-    for (size_t p = 0; p < KC; p++)
-        for (size_t i = 0; i < L->s_mr; i++)
-            apack[p * L->s_mr + i] = a[i * LD + p];
-    if (L->s_pack_a) {
-        /* The ISA's packing gives the same layout, zeros past the rows. */
-        float packed[KC * NN_GEMM_MAX_MR];
-        for (size_t rows = 1; rows <= L->s_mr; rows++) {
-            memset(packed, 0x7f, sizeof packed);
-            L->s_pack_a(rows, KC, a, LD, packed);
-            for (size_t p = 0; p < KC; p++)
-                for (size_t i = 0; i < L->s_mr; i++)
-                    if (packed[p * L->s_mr + i] != (i < rows ? apack[p * L->s_mr + i] : 0.0f))
-                        bad++;
-        }
-    }
-    unsigned flag_end = L->s_pack_a ? 8 : 4;
+    const unsigned flag_end = 4;
     for (size_t mr = 1; mr <= L->s_mr; mr++)
         for (unsigned variant = 0; variant < flag_end * (L->s_cols ? 2 : 1); variant++) {
             /* The second half: 5 columns only (NN_GEMM_COLS). */
             unsigned cols = variant >= flag_end ? 5 : NN_GEMM_NR;
             unsigned flags = variant % flag_end | (cols < NN_GEMM_NR ? NN_GEMM_COLS(cols) : 0);
             memcpy(c, start, sizeof c);
-            if (flags & NN_GEMM_PACKED_A)
-                L->skernel(mr, KC, apack, 0, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
-            else
-                L->skernel(mr, KC, a, LD, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
+            L->skernel(mr, KC, a, LD, b, c, NN_GEMM_NR, bias, flags, -1.0f, 1.5f);
             for (size_t i = 0; i < mr; i++)
                 for (size_t j = 0; j < NN_GEMM_NR; j++) {
                     if (j >= cols) { /* untouched */
@@ -167,6 +145,49 @@ static void check_sgemm(const level *L)
     if (!CHECK(bad == 0))
         fprintf(stderr, "    %s: float GEMM kernel off by more than 1e-4 in %d values\n",
                 L->name, bad);
+}
+
+/* The multi-panel float kernel equals the one-panel kernel panel by panel,
+ * bit for bit, with NN_GEMM_COLS (where the ISA takes it) on the last
+ * panel only. */
+static void check_sgemm_panels(const level *L, const nn_gemm_isa *K)
+{
+    enum { KC = 21, LD = 24, PANELS = 3, BSTRIDE = KC * NN_GEMM_NR + NN_GEMM_NR };
+    enum { LDC = PANELS * NN_GEMM_NR + 3 };
+    if (!K->spanels)
+        return;
+    float a[NN_GEMM_MAX_MR * LD], bias[PANELS * NN_GEMM_NR];
+    _Alignas(64) float b[PANELS * BSTRIDE];
+    float start[NN_GEMM_MAX_MR * LDC], want[NN_GEMM_MAX_MR * LDC], got[NN_GEMM_MAX_MR * LDC];
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+        a[i] = rnd_f();
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+        b[i] = rnd_f();
+    for (size_t i = 0; i < sizeof bias / sizeof bias[0]; i++)
+        bias[i] = rnd_f();
+    for (size_t i = 0; i < sizeof start / sizeof start[0]; i++)
+        start[i] = rnd_f();
+    int bad = 0;
+    for (size_t mr = 1; mr <= L->s_mr; mr++)
+        for (unsigned variant = 0; variant < (L->s_cols ? 16u : 8u); variant++) {
+            unsigned flags = variant & 3u;
+            unsigned last = variant >= 8 ? 7 : NN_GEMM_NR;
+            const float *bv = variant & 4u ? bias : NULL;
+            memcpy(want, start, sizeof want);
+            memcpy(got, start, sizeof got);
+            for (size_t q = 0; q < PANELS; q++) {
+                unsigned fq = flags | (q + 1 == PANELS && last < NN_GEMM_NR ? NN_GEMM_COLS(last) : 0);
+                K->skernel(mr, KC, a, LD, b + q * BSTRIDE, want + q * NN_GEMM_NR, LDC,
+                           bv ? bv + q * NN_GEMM_NR : NULL, fq, -1.0f, 1.5f);
+            }
+            K->spanels(mr, KC, a, LD, b, BSTRIDE, PANELS, got, LDC, bv,
+                       flags | (last < NN_GEMM_NR ? NN_GEMM_COLS(last) : 0), -1.0f, 1.5f);
+            if (memcmp(want, got, sizeof want) != 0)
+                bad++;
+        }
+    if (!CHECK(bad == 0))
+        fprintf(stderr, "    %s: multi-panel float GEMM kernel differs in %d cases\n", L->name,
+                bad);
 }
 
 static int32_t rnd_range(int32_t lo, int32_t hi) /* inclusive, hi - lo < 2^32 - 1 */
@@ -326,6 +347,10 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
                         .out_signed = out_signed};
                     if (rnd() & 1)
                         e.lo = e.out_zero;
+                    /* An upper clamp below the type's (ReLU6, ReLU1): the
+                     * kernels that narrow with saturation clamp bytes. */
+                    if (rnd() % 3 == 0)
+                        e.hi = rnd_range(e.lo, out_signed ? 127 : 255);
                     const int32_t *in = rep ? acc_in : NULL;
                     memset(cwant, 0x5A, sizeof cwant);
                     memset(cgot, 0x5A, sizeof cgot);
@@ -551,6 +576,7 @@ int main(void)
         if (!L->float_checked_before) {
             check_depthwise(L);
             check_sgemm(L);
+            check_sgemm_panels(L, K);
             if (L->sconv_direct)
                 check_sconv_direct(L);
             if (L->fops)

@@ -16,7 +16,10 @@
  *   - depthwise convolutions: uint8/int8, strides, padding, dilation,
  *     multipliers, per-channel shifts;
  *   - the 64 KiB pair tables of binary 8-bit operations against their row
- *     functions, for random scales, zero points and clamps.
+ *     functions, for random scales, zero points and clamps;
+ *   - the vector quant8 ADD/SUB/MUL rows of every level the CPU has against
+ *     the portable rows: every byte pair and random rows of every length
+ *     up to 100, each operand advancing or broadcast.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -358,6 +361,74 @@ static void pair_tables(int cases)
     printf("pair tables: %d\n", cases);
 }
 
+/* The vector ADD, SUB and MUL rows this CPU runs against the portable
+ * rows: every pair of bytes (one operand broadcast), and random rows of
+ * every length up to 100 with each operand advancing or broadcast. */
+static void vector_rows(int cases)
+{
+    typedef nn_ew_row_fn (*rows_of)(nn_ew_arith, bool);
+    rows_of levels[2];
+    const char *names[2];
+    size_t nl = 0;
+#if defined(NN_KERNELS_X86_64)
+    unsigned f = nn_cpu_features();
+    if (f & NN_CPU_AVX2) {
+        names[nl] = "avx2";
+        levels[nl++] = nn_ew_q8_row_avx2;
+    }
+    if (f & NN_CPU_AVX512) {
+        names[nl] = "avx512";
+        levels[nl++] = nn_ew_q8_row_avx512;
+    }
+#endif
+    static const nn_ew_arith ops[] = {NN_EW_ADD, NN_EW_SUB, NN_EW_MUL};
+    uint8_t bytes[256], a[100], b[100], want[256], got[256];
+    for (int i = 0; i < 256; i++)
+        bytes[i] = (uint8_t)i;
+    int rows = 0;
+    for (int n = 0; n < cases; n++) {
+        nn_ew_arith op = ops[n % 3];
+        bool is_signed = (n / 3) % 2;
+        int32_t base = is_signed ? -128 : 0;
+        /* Scales from 1/1000 to 10: MUL's multiplier is above 1 (a left
+         * shift) for some. */
+        float sa = 0.001f + (float)rnd(1000) / 97.0f, sb = 0.001f + (float)rnd(1000) / 89.0f;
+        float so = 0.001f + (float)rnd(1000) / 53.0f;
+        int32_t lo = base + rnd_range(0, 60), hi = base + rnd_range(190, 255);
+        nn_ew_qparams p;
+        nn_ew_qparams_init(&p, op, sa, base + rnd_range(0, 255), sb, base + rnd_range(0, 255), so,
+                           base + rnd_range(0, 255), lo, hi);
+        nn_ew_row_fn ref = nn_ew_q8_row_c(op, is_signed);
+        for (size_t l = 0; l < nl; l++) {
+            nn_ew_row_fn vec = levels[l](op, is_signed);
+            int bad = 0;
+            for (int x = 0; x < 256; x++) {
+                ref(&p, &bytes[x], bytes, want, 256, 0, 1);
+                vec(&p, &bytes[x], bytes, got, 256, 0, 1);
+                bad += memcmp(want, got, 256) != 0;
+                ref(&p, bytes, &bytes[x], want, 256, 1, 0);
+                vec(&p, bytes, &bytes[x], got, 256, 1, 0);
+                bad += memcmp(want, got, 256) != 0;
+            }
+            for (size_t len = 0; len <= 100; len++, rows++) {
+                for (size_t i = 0; i < len; i++) {
+                    a[i] = (uint8_t)rnd(256);
+                    b[i] = (uint8_t)rnd(256);
+                }
+                size_t sa_ = rnd(4) != 0, sb_ = rnd(4) != 0;
+                memset(want, 0xa5, sizeof want);
+                memset(got, 0xa5, sizeof got);
+                ref(&p, a, b, want, len, sa_, sb_);
+                vec(&p, a, b, got, len, sa_, sb_);
+                bad += memcmp(want, got, len + 1) != 0;
+            }
+            check(bad == 0, names[l], bad, 0);
+        }
+    }
+    printf("vector quant8 ADD/SUB/MUL rows: %d cases, %d random rows, %zu vector levels\n", cases,
+           rows, nl);
+}
+
 int main(void)
 {
     nn_rng_init(&rng, 20261201, 0);
@@ -366,6 +437,7 @@ int main(void)
     random_gemm(400);
     random_depthwise(300);
     pair_tables(120);
+    vector_rows(120);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

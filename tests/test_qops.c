@@ -10,7 +10,13 @@
  *     vector averages take (65535 pixels: the float quotient's limit) and
  *     beyond, channel counts around the vector widths, constant inputs at
  *     the extremes, sums exactly halfway (ties away from zero), random
- *     clamp ranges.
+ *     clamp ranges;
+ *   - bilinear resize pixels: channel counts around the vector widths,
+ *     random and exact fractions (0, 1/2, just below 1), extreme pixels
+ *     (sums that meet the clamps after rounding), against a model with one
+ *     float rounding per product and sum;
+ *   - MEAN's sums: every length up to 300 (vector tails), int8 and uint8,
+ *     constant extremes.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,21 +49,28 @@ typedef struct variant {
     void (*lookup)(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
     void (*pool_max)(const nn_q8_window *w, uint8_t *out);
     void (*pool_avg)(const nn_q8_window *w, uint8_t *out);
+    void (*bilinear)(const nn_q8_bilinear *b, uint8_t *out);
+    void (*accumulate)(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
+    int64_t (*sum)(const uint8_t *in, bool is_signed, size_t n);
 } variant;
 
 /* The dispatched kernels first, then each version this CPU runs. */
 static size_t variants(variant *v)
 {
     size_t n = 0;
-    v[n++] = (variant){"dispatched", nn_q8_lookup, nn_q8_pool_max, nn_q8_pool_avg};
-    v[n++] = (variant){"c", nn_q8_lookup_c, nn_q8_pool_max_c, nn_q8_pool_avg_c};
+    v[n++] = (variant){"dispatched", nn_q8_lookup, nn_q8_pool_max, nn_q8_pool_avg,
+                       nn_q8_resize_bilinear, nn_q8_accumulate, nn_q8_sum};
+    v[n++] = (variant){"c", nn_q8_lookup_c, nn_q8_pool_max_c, nn_q8_pool_avg_c,
+                       nn_q8_resize_bilinear_c, nn_q8_accumulate_c, nn_q8_sum_c};
 #if defined(NN_KERNELS_X86_64)
     unsigned f = nn_cpu_features();
     if (f & NN_CPU_AVX2)
-        v[n++] = (variant){"avx2", nn_q8_lookup_avx2, nn_q8_pool_max_avx2, nn_q8_pool_avg_avx2};
+        v[n++] = (variant){"avx2", nn_q8_lookup_avx2, nn_q8_pool_max_avx2, nn_q8_pool_avg_avx2,
+                           nn_q8_resize_bilinear_avx2, nn_q8_accumulate_avx2, nn_q8_sum_avx2};
     if (f & NN_CPU_AVX512)
         v[n++] = (variant){"avx512", nn_q8_lookup_avx512, nn_q8_pool_max_avx512,
-                           nn_q8_pool_avg_avx512};
+                           nn_q8_pool_avg_avx512, nn_q8_resize_bilinear_avx512,
+                           nn_q8_accumulate_avx512, nn_q8_sum_avx512};
 #endif
     return n;
 }
@@ -185,6 +198,95 @@ static void pools(const variant *v, size_t nv)
     printf("pooling windows: %d\n", cases);
 }
 
+/* The bilinear weights of fractions ty, tx, as RESIZE_BILINEAR forms them. */
+static void bilinear_weights(float ty, float tx, nn_q8_bilinear *b)
+{
+    b->w00 = (1 - ty) * (1 - tx);
+    b->w10 = ty * (1 - tx);
+    b->w01 = (1 - ty) * tx;
+    b->w11 = ty * tx;
+}
+
+/* The model: one rounding per product and per sum, in the operation's
+ * order (separate statements, so no compiler contracts them). */
+static int32_t model_bilinear(const nn_q8_bilinear *b, size_t c)
+{
+    bool sgn = b->is_signed;
+    float m00 = (float)value(b->p00 + c, sgn) * b->w00;
+    float m10 = (float)value(b->p10 + c, sgn) * b->w10;
+    float m01 = (float)value(b->p01 + c, sgn) * b->w01;
+    float m11 = (float)value(b->p11 + c, sgn) * b->w11;
+    float s = m00 + m10;
+    s = s + m01;
+    s = s + m11;
+    float lo = sgn ? -128.0f : 0.0f, hi = sgn ? 127.0f : 255.0f;
+    s = s < lo ? lo : (s > hi ? hi : s);
+    return (int32_t)s; /* toward zero */
+}
+
+static void bilinears(const variant *v, size_t nv)
+{
+    enum { MAXC = 150 };
+    uint8_t px[4][MAXC], out[MAXC + 1];
+    int cases = 0;
+    for (int t = 0; t < 4000; t++, cases++) {
+        size_t nc = 1 + rnd(t < 2000 ? 40 : MAXC);
+        nn_q8_bilinear b = {.p00 = px[0], .p01 = px[1], .p10 = px[2], .p11 = px[3], .nc = nc,
+                            .is_signed = rnd(2)};
+        /* Extreme pixels make the sums meet the clamps after rounding. */
+        int fill = rnd(6) == 0 ? (int)rnd(256) : -1;
+        for (int k = 0; k < 4; k++)
+            for (size_t c = 0; c < nc; c++)
+                px[k][c] = fill < 0 ? (uint8_t)rnd(256) : (uint8_t)fill;
+        static const float fractions[] = {0.0f, 0.5f, 0.25f, 0.99999994f, 0.33333334f};
+        float ty = rnd(3) ? (float)rnd(1u << 24) / 16777216.0f : fractions[rnd(5)];
+        float tx = rnd(3) ? (float)rnd(1u << 24) / 16777216.0f : fractions[rnd(5)];
+        bilinear_weights(ty, tx, &b);
+        for (size_t k = 0; k < nv; k++) {
+            out[nc] = 0xa5;
+            v[k].bilinear(&b, out);
+            for (size_t c = 0; c < nc; c++) {
+                int32_t got = value(out + c, b.is_signed), want = model_bilinear(&b, c);
+                check(got == want, v[k].name, got, want);
+            }
+            check(out[nc] == 0xa5, "bilinear wrote past the channels", out[nc], 0xa5);
+        }
+    }
+    printf("bilinear pixels: %d\n", cases);
+}
+
+static void sums(const variant *v, size_t nv)
+{
+    enum { MAXN = 300 };
+    uint8_t in[MAXN];
+    int32_t acc[MAXN + 1], want[MAXN];
+    int cases = 0;
+    for (int t = 0; t < 3000; t++, cases++) {
+        size_t n = t < 600 ? (size_t)t % (MAXN + 1) : rnd(MAXN + 1);
+        bool sgn = rnd(2);
+        int fill = rnd(5) == 0 ? (int)rnd(256) : -1;
+        for (size_t i = 0; i < n; i++)
+            in[i] = fill < 0 ? (uint8_t)rnd(256) : (uint8_t)fill;
+        int64_t total = 0;
+        int32_t start[MAXN];
+        for (size_t i = 0; i < n; i++) {
+            start[i] = (int32_t)rnd(1u << 20) - (1 << 19);
+            want[i] = start[i] + value(in + i, sgn);
+            total += value(in + i, sgn);
+        }
+        for (size_t k = 0; k < nv; k++) {
+            memcpy(acc, start, n * sizeof acc[0]);
+            acc[n] = 0x5a5a5a5a;
+            v[k].accumulate(in, sgn, acc, n);
+            check(memcmp(acc, want, n * sizeof acc[0]) == 0, v[k].name, 0, 0);
+            check(acc[n] == 0x5a5a5a5a, "accumulate wrote past the end", acc[n], 0x5a5a5a5a);
+            int64_t got = v[k].sum(in, sgn, n);
+            check(got == total, v[k].name, got, total);
+        }
+    }
+    printf("sums: %d\n", cases);
+}
+
 int main(void)
 {
     nn_rng_init(&rng, 20261201, 1);
@@ -193,6 +295,8 @@ int main(void)
     size_t nv = variants(v);
     lookups(v, nv);
     pools(v, nv);
+    bilinears(v, nv);
+    sums(v, nv);
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

@@ -1,4 +1,5 @@
 /* Compilation caching on disk: see cache.h for the entry format. */
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compile/cache.h"
@@ -204,49 +206,73 @@ void nn_hash_final(nn_hasher *h, uint8_t out[NN_CACHE_HASH_BYTES])
 }
 
 static void hash_u32(nn_hasher *h, uint32_t v) { nn_hash_update(h, &v, sizeof v); }
+static void hash_u64(nn_hasher *h, uint64_t v) { nn_hash_update(h, &v, sizeof v); }
 
-/* Large buffers (weights, packed weights) are hashed as a tree: fixed-size
- * chunks hashed on the thread pool, then their digests in order. The
- * chunking does not depend on the number of threads, so neither does the
- * result. */
-#define TREE_MIN_BYTES ((size_t)1 << 20)
-#define TREE_CHUNK ((size_t)1 << 18)
-
-typedef struct tree_job {
-    const uint8_t *data;
-    size_t bytes;
-    uint8_t *digests;
-} tree_job;
-
-static void hash_chunks(void *arg, size_t begin, size_t end)
+static void hash_bytes(const void *data, size_t bytes, uint64_t seed, uint8_t out[NN_CACHE_HASH_BYTES])
 {
-    const tree_job *job = arg;
-    for (size_t i = begin; i < end; i++) {
-        size_t at = i * TREE_CHUNK, n = job->bytes - at < TREE_CHUNK ? job->bytes - at : TREE_CHUNK;
-        nn_hasher h;
-        nn_hash_init(&h, i);
-        nn_hash_update(&h, job->data + at, n);
-        nn_hash_final(&h, job->digests + i * NN_CACHE_HASH_BYTES);
-    }
+    nn_hasher h;
+    nn_hash_init(&h, seed);
+    nn_hash_update(&h, data, bytes);
+    nn_hash_final(&h, out);
 }
 
-/* Feeds data into h, as a tree when it is large. OUT_OF_MEMORY or NO_ERROR. */
-static int hash_large(nn_hasher *h, const void *data, size_t bytes)
+/*
+ * Large buffers (constants, packed weights) are cut into pieces of a fixed
+ * size that are hashed on the thread pool, all of a compilation's in one
+ * loop (the model's constants and the entry's blobs together, so that both
+ * cores read memory at once); their digests are then hashed in order. The
+ * cut depends only on the sizes, so the result does not depend on the
+ * number of threads. Smaller buffers are hashed inline.
+ */
+#define PIECE_MIN_BYTES ((size_t)4096)
+#define PIECE_BYTES ((size_t)64 << 10)
+#define SEED_PIECE 0x7069656365ull
+
+typedef struct hash_piece {
+    const uint8_t *data;
+    size_t bytes;
+    uint8_t digest[NN_CACHE_HASH_BYTES];
+} hash_piece;
+
+typedef struct piece_list {
+    hash_piece *items;
+    size_t n, cap;
+} piece_list;
+
+static bool is_pieced(size_t bytes) { return bytes >= PIECE_MIN_BYTES; }
+
+/* OUT_OF_MEMORY or NO_ERROR. */
+static int pieces_add(piece_list *l, const uint8_t *data, size_t bytes)
 {
-    uint64_t length = bytes;
-    nn_hash_update(h, &length, sizeof length);
-    if (bytes < TREE_MIN_BYTES) {
-        nn_hash_update(h, data, bytes);
-        return ANEURALNETWORKS_NO_ERROR;
+    size_t need = (bytes + PIECE_BYTES - 1) / PIECE_BYTES;
+    if (need > l->cap - l->n) {
+        size_t cap = l->cap * 2 > l->n + need ? l->cap * 2 : l->n + need + 64;
+        hash_piece *items = realloc(l->items, cap * sizeof *items);
+        if (items == NULL)
+            return ANEURALNETWORKS_OUT_OF_MEMORY;
+        l->items = items;
+        l->cap = cap;
     }
-    size_t chunks = (bytes + TREE_CHUNK - 1) / TREE_CHUNK;
-    tree_job job = {data, bytes, malloc(chunks * NN_CACHE_HASH_BYTES)};
-    if (job.digests == NULL)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
-    nn_parallel_for(chunks, 1, hash_chunks, &job);
-    nn_hash_update(h, job.digests, chunks * NN_CACHE_HASH_BYTES);
-    free(job.digests);
+    for (size_t at = 0; at < bytes; at += PIECE_BYTES)
+        l->items[l->n++] = (hash_piece){.data = data + at,
+                                        .bytes = bytes - at < PIECE_BYTES ? bytes - at : PIECE_BYTES};
     return ANEURALNETWORKS_NO_ERROR;
+}
+
+static void hash_piece_range(void *arg, size_t begin, size_t end)
+{
+    hash_piece *p = arg;
+    for (size_t i = begin; i < end; i++)
+        hash_bytes(p[i].data, p[i].bytes, SEED_PIECE, p[i].digest);
+}
+
+static void pieces_hash(piece_list *l) { nn_parallel_for(l->n, 2, hash_piece_range, l->items); }
+
+/* Feeds the digests of the pieces of a buffer of `bytes` from *cursor on. */
+static void feed_pieces(nn_hasher *h, const piece_list *l, size_t *cursor, size_t bytes)
+{
+    for (size_t at = 0; at < bytes; at += PIECE_BYTES)
+        nn_hash_update(h, l->items[(*cursor)++].digest, NN_CACHE_HASH_BYTES);
 }
 
 /* ------------------------------------------------------------ model hash */
@@ -264,11 +290,22 @@ static int model_set_index(const model_set *s, const ANeuralNetworksModel *m)
     return -1;
 }
 
+/* The walk over a model and the models it references: what is hashed
+ * inline, the large constants as pieces (in the same order), and whether a
+ * constant lives in a memory object. */
+typedef struct model_walk {
+    nn_hasher meta;
+    piece_list *pieces;
+    model_set set;
+    bool uses_memory;
+} model_walk;
+
 /* Everything of an operand that can change what is computed or how. A
  * referenced model is named by its position in the order of first use,
  * and hashed itself once. */
-static int hash_operand(nn_hasher *h, const nn_operand *o, model_set *set)
+static int hash_operand(model_walk *w, const nn_operand *o)
 {
+    nn_hasher *h = &w->meta;
     hash_u32(h, (uint32_t)o->type);
     hash_u32(h, o->rank);
     nn_hash_update(h, o->dims, o->rank * sizeof *o->dims);
@@ -283,10 +320,15 @@ static int hash_operand(nn_hasher *h, const nn_operand *o, model_set *set)
                        o->channel_quant.scale_count * sizeof *o->channel_quant.scales);
     }
     if (o->lifetime == NN_LIFETIME_CONSTANT) {
-        int rc = hash_large(h, o->value, o->value ? o->length : 0);
-        if (rc != ANEURALNETWORKS_NO_ERROR)
-            return rc;
+        size_t bytes = o->value ? o->length : 0;
+        w->uses_memory |= o->memory != NULL;
+        hash_u64(h, bytes);
+        if (!is_pieced(bytes))
+            nn_hash_update(h, o->value, bytes);
+        else if (pieces_add(w->pieces, o->value, bytes) != ANEURALNETWORKS_NO_ERROR)
+            return ANEURALNETWORKS_OUT_OF_MEMORY;
     } else if (o->lifetime == NN_LIFETIME_SUBGRAPH) {
+        model_set *set = &w->set;
         int k = model_set_index(set, o->subgraph);
         if (k < 0) {
             if (set->n == set->cap) {
@@ -305,11 +347,12 @@ static int hash_operand(nn_hasher *h, const nn_operand *o, model_set *set)
     return ANEURALNETWORKS_NO_ERROR;
 }
 
-static int hash_model(nn_hasher *h, const ANeuralNetworksModel *m, model_set *set)
+static int hash_model(model_walk *w, const ANeuralNetworksModel *m)
 {
+    nn_hasher *h = &w->meta;
     hash_u32(h, m->n_operands);
     for (uint32_t i = 0; i < m->n_operands; i++) {
-        int rc = hash_operand(h, &m->operands[i], set);
+        int rc = hash_operand(w, &m->operands[i]);
         if (rc != ANEURALNETWORKS_NO_ERROR)
             return rc;
     }
@@ -330,26 +373,100 @@ static int hash_model(nn_hasher *h, const ANeuralNetworksModel *m, model_set *se
     return ANEURALNETWORKS_NO_ERROR;
 }
 
-int nn_cache_model_hash(const ANeuralNetworksCompilation *c, uint8_t out[NN_CACHE_HASH_BYTES])
+/* The models' part of the hash, in two steps around the hashing of the
+ * pieces: model_begin walks (and adds the large constants to pieces),
+ * model_end takes their digests. */
+typedef struct model_hash_job {
+    const ANeuralNetworksCompilation *c;
+    model_walk walk;
+    size_t first_piece, n_pieces;
+    bool remembered; /* the model's hash was kept by an earlier compilation */
+    uint8_t models[NN_CACHE_HASH_BYTES];
+} model_hash_job;
+
+#define SEED_MODEL 0x6e6e6170692d6c78ull
+#define MEMO_NONE 0
+#define MEMO_WRITING 1
+#define MEMO_READY 2
+
+static int model_begin(model_hash_job *j, const ANeuralNetworksCompilation *c, piece_list *pieces)
 {
-    nn_hasher h;
-    nn_hash_init(&h, 0x6e6e6170692d6c78ull);
-    model_set set = {0};
-    set.items = malloc(8 * sizeof *set.items);
-    if (set.items == NULL)
+    memset(j, 0, sizeof *j);
+    j->c = c;
+    ANeuralNetworksModel *m = c->model;
+    if (atomic_load_explicit(&m->cache_hash_state, memory_order_acquire) == MEMO_READY) {
+        memcpy(j->models, m->cache_hash, sizeof j->models);
+        j->remembered = true;
+        return ANEURALNETWORKS_NO_ERROR;
+    }
+    model_walk *w = &j->walk;
+    nn_hash_init(&w->meta, SEED_MODEL);
+    w->pieces = pieces;
+    j->first_piece = pieces->n;
+    w->set.items = malloc(8 * sizeof *w->set.items);
+    if (w->set.items == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
-    set.cap = 8;
-    set.items[set.n++] = c->model;
+    w->set.cap = 8;
+    w->set.items[w->set.n++] = m;
     int rc = ANEURALNETWORKS_NO_ERROR;
     /* The set grows while it is walked: every model is hashed once, in the
      * order of first reference. */
-    for (uint32_t k = 0; k < set.n && rc == ANEURALNETWORKS_NO_ERROR; k++)
-        rc = hash_model(&h, set.items[k], &set);
-    free(set.items);
+    for (uint32_t k = 0; k < w->set.n && rc == ANEURALNETWORKS_NO_ERROR; k++)
+        rc = hash_model(w, w->set.items[k]);
+    free(w->set.items);
+    w->set.items = NULL;
+    j->n_pieces = pieces->n - j->first_piece;
+    return rc;
+}
+
+/*
+ * A finished model cannot change, and the values of its constants must not
+ * change either while it is in use ("modifying the data after this call
+ * yields undefined results"; Android's runtime copies the values set by
+ * pointer when the model is finished). But a memory object's content may be
+ * changed once the executions that use the model are done, and Android's
+ * drivers read it again at each compilation: a model with a constant in a
+ * memory object is hashed in full every time, any other keeps its hash.
+ */
+static void model_end(model_hash_job *j, const piece_list *pieces, uint8_t out[NN_CACHE_HASH_BYTES])
+{
+    ANeuralNetworksModel *m = j->c->model;
+    if (!j->remembered) {
+        uint8_t meta[NN_CACHE_HASH_BYTES];
+        nn_hash_final(&j->walk.meta, meta);
+        nn_hasher h;
+        nn_hash_init(&h, SEED_MODEL + 1);
+        nn_hash_update(&h, meta, sizeof meta);
+        hash_u64(&h, j->n_pieces);
+        for (size_t i = 0; i < j->n_pieces; i++)
+            nn_hash_update(&h, pieces->items[j->first_piece + i].digest, NN_CACHE_HASH_BYTES);
+        nn_hash_final(&h, j->models);
+        int none = MEMO_NONE;
+        if (!j->walk.uses_memory &&
+            atomic_compare_exchange_strong(&m->cache_hash_state, &none, MEMO_WRITING)) {
+            memcpy(m->cache_hash, j->models, sizeof m->cache_hash);
+            atomic_store_explicit(&m->cache_hash_state, MEMO_READY, memory_order_release);
+        }
+    }
     /* Only CPU plans are cached (a partitioned compilation is not): the
      * device list does not change them. */
-    hash_u32(&h, (uint32_t)c->preference);
+    nn_hasher h;
+    nn_hash_init(&h, SEED_MODEL + 2);
+    nn_hash_update(&h, j->models, sizeof j->models);
+    hash_u32(&h, (uint32_t)j->c->preference);
     nn_hash_final(&h, out);
+}
+
+int nn_cache_model_hash(const ANeuralNetworksCompilation *c, uint8_t out[NN_CACHE_HASH_BYTES])
+{
+    piece_list pieces = {0};
+    model_hash_job job;
+    int rc = model_begin(&job, c, &pieces);
+    if (rc == ANEURALNETWORKS_NO_ERROR) {
+        pieces_hash(&pieces);
+        model_end(&job, &pieces, out);
+    }
+    free(pieces.items);
     return rc;
 }
 
@@ -430,14 +547,6 @@ static void header_identity(cache_header *hd, const uint8_t *token, const uint8_
     memcpy(hd->model_hash, model_hash, sizeof hd->model_hash);
 }
 
-static void hash_bytes(const void *data, size_t bytes, uint64_t seed, uint8_t out[NN_CACHE_HASH_BYTES])
-{
-    nn_hasher h;
-    nn_hash_init(&h, seed);
-    nn_hash_update(&h, data, bytes);
-    nn_hash_final(&h, out);
-}
-
 #define SEED_HEADER 0x68656164u
 #define SEED_PAYLOAD 0x7061796cu
 
@@ -464,23 +573,51 @@ typedef struct recorded_blob {
     void *data;
 } recorded_blob;
 
-/* The hash of the blob table and of each blob (from the image, or from the
- * recorded blobs when rec is not NULL); the padding between blobs is never
- * read, so it is not covered. */
-static int hash_payload(const cache_blob *table, uint32_t n, const uint8_t *image,
-                        const recorded_blob *rec, uint8_t out[NN_CACHE_HASH_BYTES])
+/* The entry's payload hash in two steps around the hashing of the pieces:
+ * the blob table and each blob (from the image, or from the recorded blobs
+ * when rec is not NULL); the padding between blobs is never read, so it is
+ * not covered. */
+static int payload_begin(const cache_blob *table, uint32_t n, const uint8_t *image,
+                         const recorded_blob *rec, piece_list *pieces)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *data = rec ? (const uint8_t *)rec[i].data : image + table[i].offset;
+        if (is_pieced(table[i].bytes) &&
+            pieces_add(pieces, data, table[i].bytes) != ANEURALNETWORKS_NO_ERROR)
+            return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+static void payload_end(const cache_blob *table, uint32_t n, const uint8_t *image,
+                        const recorded_blob *rec, const piece_list *pieces, size_t first_piece,
+                        uint8_t out[NN_CACHE_HASH_BYTES])
 {
     nn_hasher h;
     nn_hash_init(&h, SEED_PAYLOAD);
     nn_hash_update(&h, table, (size_t)n * sizeof *table);
+    size_t cursor = first_piece;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *data = rec ? (const uint8_t *)rec[i].data : image + table[i].offset;
-        int rc = hash_large(&h, data, table[i].bytes);
-        if (rc != ANEURALNETWORKS_NO_ERROR)
-            return rc;
+        if (is_pieced(table[i].bytes))
+            feed_pieces(&h, pieces, &cursor, table[i].bytes);
+        else
+            nn_hash_update(&h, data, table[i].bytes);
     }
     nn_hash_final(&h, out);
-    return ANEURALNETWORKS_NO_ERROR;
+}
+
+static int hash_payload(const cache_blob *table, uint32_t n, const uint8_t *image,
+                        const recorded_blob *rec, uint8_t out[NN_CACHE_HASH_BYTES])
+{
+    piece_list pieces = {0};
+    int rc = payload_begin(table, n, image, rec, &pieces);
+    if (rc == ANEURALNETWORKS_NO_ERROR) {
+        pieces_hash(&pieces);
+        payload_end(table, n, image, rec, &pieces, 0, out);
+    }
+    free(pieces.items);
+    return rc;
 }
 
 /* Whether the table of n blobs and the blobs lie inside the image. */
@@ -515,12 +652,197 @@ void nn_cache_forge_identity(uint8_t *image, size_t bytes, const uint8_t *token,
     memcpy(image, &hd, sizeof hd);
 }
 
+/* ------------------------------------------------------- mapped entries */
+
+/*
+ * A checked entry stays mapped for the next compilations of the process
+ * that use it: while its file is the same one, unchanged (device, inode,
+ * size, modification and change times), its payload is not hashed again.
+ * The model always is, unless it kept its hash. An entry replaced (renamed
+ * over) or written in place is another file, checked in full. Mappings no
+ * compilation uses are kept, the most recently used, up to KEPT_UNUSED of
+ * them and KEPT_UNUSED_BYTES in all; those of an older file of the same
+ * name go first. The slots are static: keeping an entry allocates nothing.
+ */
+#define MAPPED_SLOTS 16
+#define KEPT_UNUSED 8
+#define KEPT_UNUSED_BYTES ((size_t)256 << 20)
+
+typedef struct file_identity {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime, ctime;
+} file_identity;
+
+typedef struct mapped_entry {
+    bool taken;
+    uint32_t users;     /* compilations using it */
+    uint64_t last_use;
+    uint64_t path_hash; /* of the name it was found under */
+    file_identity id;
+    const uint8_t *map;
+    size_t bytes;
+    cache_header hd;
+} mapped_entry;
+
+static pthread_mutex_t mapped_lock = PTHREAD_MUTEX_INITIALIZER;
+static mapped_entry mapped[MAPPED_SLOTS];
+static uint64_t mapped_clock;
+static pthread_once_t mapped_once = PTHREAD_ONCE_INIT;
+
+/* A child forked while another thread held the lock must not inherit it held. */
+static void mapped_prepare(void) { pthread_mutex_lock(&mapped_lock); }
+static void mapped_resume(void) { pthread_mutex_unlock(&mapped_lock); }
+static void mapped_init(void) { pthread_atfork(mapped_prepare, mapped_resume, mapped_resume); }
+
+static void mapped_lock_take(void)
+{
+    pthread_once(&mapped_once, mapped_init);
+    pthread_mutex_lock(&mapped_lock);
+}
+
+static void identity_of(const struct stat *st, file_identity *id)
+{
+    *id = (file_identity){.dev = st->st_dev, .ino = st->st_ino, .size = st->st_size,
+                          .mtime = st->st_mtim, .ctime = st->st_ctim};
+}
+
+static bool same_identity(const file_identity *a, const file_identity *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+           a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec &&
+           a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec;
+}
+
+static uint64_t path_hash_of(const char *path)
+{
+    uint8_t h[NN_CACHE_HASH_BYTES];
+    hash_bytes(path, strlen(path), 0x70617468u, h);
+    uint64_t v;
+    memcpy(&v, h, sizeof v);
+    return v;
+}
+
+/* With mapped_lock held. */
+static void mapped_evict_locked(mapped_entry *e)
+{
+    munmap((void *)e->map, e->bytes);
+    memset(e, 0, sizeof *e);
+}
+
+/* Unmaps the unused entries beyond the bounds, least recently used first;
+ * with mapped_lock held. */
+static void mapped_trim_locked(void)
+{
+    for (;;) {
+        uint32_t unused = 0;
+        size_t unused_bytes = 0;
+        mapped_entry *oldest = NULL;
+        for (int i = 0; i < MAPPED_SLOTS; i++) {
+            mapped_entry *e = &mapped[i];
+            if (!e->taken || e->users)
+                continue;
+            unused++;
+            unused_bytes += e->bytes;
+            if (oldest == NULL || e->last_use < oldest->last_use)
+                oldest = e;
+        }
+        if (unused <= KEPT_UNUSED && unused_bytes <= KEPT_UNUSED_BYTES)
+            return;
+        mapped_evict_locked(oldest);
+    }
+}
+
+/* Unmaps the unused entries found under path_hash other than the file id
+ * (NULL: all of them); with mapped_lock held. */
+static void mapped_forget_locked(uint64_t path_hash, const file_identity *id)
+{
+    for (int i = 0; i < MAPPED_SLOTS; i++) {
+        mapped_entry *e = &mapped[i];
+        if (e->taken && !e->users && e->path_hash == path_hash &&
+            (id == NULL || !same_identity(&e->id, id)))
+            mapped_evict_locked(e);
+    }
+}
+
+/* Before a writer replaces the entry at path: the last mapping of the old
+ * file is what frees it, which can take long (discarding its blocks), and
+ * is better done by the writer than by the next hit. */
+static void mapped_forget(const char *path)
+{
+    uint64_t h = path_hash_of(path);
+    mapped_lock_take();
+    mapped_forget_locked(h, NULL);
+    pthread_mutex_unlock(&mapped_lock);
+}
+
+/* The kept entry of the file st describes, found at path, with one more
+ * user; NULL if there is none. */
+static mapped_entry *mapped_find(const char *path, const struct stat *st)
+{
+    file_identity id;
+    identity_of(st, &id);
+    uint64_t h = path_hash_of(path);
+    mapped_lock_take();
+    mapped_forget_locked(h, &id);
+    mapped_entry *found = NULL;
+    for (int i = 0; i < MAPPED_SLOTS && found == NULL; i++)
+        if (mapped[i].taken && same_identity(&mapped[i].id, &id))
+            found = &mapped[i];
+    if (found) {
+        found->users++;
+        found->last_use = ++mapped_clock;
+    }
+    pthread_mutex_unlock(&mapped_lock);
+    return found;
+}
+
+/* Keeps a checked mapping of the file id found at path, used once; NULL
+ * (the caller keeps the mapping) when every slot is in use. */
+static mapped_entry *mapped_add(const char *path, const file_identity *id, const uint8_t *map,
+                                size_t bytes, const cache_header *hd)
+{
+    uint64_t h = path_hash_of(path);
+    mapped_lock_take();
+    mapped_forget_locked(h, id);
+    mapped_entry *slot = NULL, *oldest = NULL;
+    for (int i = 0; i < MAPPED_SLOTS && slot == NULL; i++) {
+        mapped_entry *e = &mapped[i];
+        if (!e->taken)
+            slot = e;
+        else if (!e->users && (oldest == NULL || e->last_use < oldest->last_use))
+            oldest = e;
+    }
+    if (slot == NULL && oldest != NULL) {
+        mapped_evict_locked(oldest);
+        slot = oldest;
+    }
+    if (slot) {
+        *slot = (mapped_entry){.taken = true, .users = 1, .last_use = ++mapped_clock,
+                               .path_hash = h, .id = *id, .map = map, .bytes = bytes, .hd = *hd};
+        mapped_trim_locked();
+    }
+    pthread_mutex_unlock(&mapped_lock);
+    return slot;
+}
+
+static void mapped_release(mapped_entry *e)
+{
+    mapped_lock_take();
+    e->users--;
+    e->last_use = ++mapped_clock;
+    mapped_trim_locked();
+    pthread_mutex_unlock(&mapped_lock);
+}
+
 /* ------------------------------------------------------------- the store */
 
 
 struct nn_cache {
     atomic_uint refs;
-    /* hit: the mapped entry and its table */
+    /* hit: the mapped entry (kept for others, or this compilation's own) and its table */
+    mapped_entry *kept;
     const uint8_t *map;
     size_t map_bytes;
     const cache_blob *table;
@@ -606,7 +928,9 @@ void nn_cache_release(nn_cache *s)
 {
     if (s == NULL || atomic_fetch_sub(&s->refs, 1) != 1)
         return;
-    if (s->map)
+    if (s->kept)
+        mapped_release(s->kept);
+    else if (s->map)
         munmap((void *)s->map, s->map_bytes);
     for (uint32_t i = 0; i < s->n_recorded; i++)
         free(s->recorded[i].data);
@@ -616,51 +940,46 @@ void nn_cache_release(nn_cache *s)
 
 /* ------------------------------------------------------------ load, save */
 
-/* Checks an entry image: every offset and size is checked against the
- * image before it is used. Returns NULL when it is usable, else why not. */
-static const char *check_entry(const uint8_t *image, size_t bytes, const cache_header *want,
-                               const cache_blob **table, uint32_t *n_blobs)
+/* Checks an entry image up to its hashes of the model and of the payload,
+ * which the caller checks: every offset and size is checked against the
+ * image before it is used. Returns NULL when it may be usable, else why
+ * not; *hd is the header. */
+static const char *check_header(const uint8_t *image, size_t bytes, const cache_header *want,
+                                cache_header *hd)
 {
     if (bytes == 0)
         return "empty";
     if (bytes < HEADER_SPAN)
         return "truncated header";
-    cache_header hd;
-    memcpy(&hd, image, sizeof hd);
-    if (memcmp(hd.magic, cache_magic, sizeof hd.magic) != 0)
+    memcpy(hd, image, sizeof *hd);
+    if (memcmp(hd->magic, cache_magic, sizeof hd->magic) != 0)
         return "not a cache entry (magic)";
     uint8_t sum[NN_CACHE_HASH_BYTES];
-    hash_bytes(&hd, offsetof(cache_header, header_hash), SEED_HEADER, sum);
-    if (memcmp(sum, hd.header_hash, sizeof sum) != 0)
+    hash_bytes(hd, offsetof(cache_header, header_hash), SEED_HEADER, sum);
+    if (memcmp(sum, hd->header_hash, sizeof sum) != 0)
         return "corrupt header";
-    if (hd.format != NN_CACHE_FORMAT || hd.header_bytes != sizeof hd)
+    if (hd->format != NN_CACHE_FORMAT || hd->header_bytes != sizeof *hd)
         return "another format version";
-    if (memcmp(hd.library, want->library, sizeof hd.library) != 0)
+    if (memcmp(hd->library, want->library, sizeof hd->library) != 0)
         return "written by another library version";
-    if (hd.isa != want->isa || hd.byte_order != want->byte_order ||
-        hd.pointer_bytes != want->pointer_bytes)
+    if (hd->isa != want->isa || hd->byte_order != want->byte_order ||
+        hd->pointer_bytes != want->pointer_bytes)
         return "written for another ISA";
-    if (memcmp(hd.token, want->token, sizeof hd.token) != 0)
+    if (memcmp(hd->token, want->token, sizeof hd->token) != 0)
         return "another token";
-    if (memcmp(hd.model_hash, want->model_hash, sizeof hd.model_hash) != 0)
-        return "another model";
-    if (hd.file_bytes != bytes)
+    if (hd->file_bytes != bytes)
         return "truncated or extended";
-    if (!blobs_inside(image, bytes, hd.n_blobs))
+    if (!blobs_inside(image, bytes, hd->n_blobs))
         return "a blob outside the entry";
-    const cache_blob *t = (const cache_blob *)(image + HEADER_SPAN);
-    if (hash_payload(t, hd.n_blobs, image, NULL, sum) != ANEURALNETWORKS_NO_ERROR)
-        return "out of memory";
-    if (memcmp(sum, hd.payload_hash, sizeof sum) != 0)
-        return "corrupt payload";
-    *table = t;
-    *n_blobs = hd.n_blobs;
     return NULL;
 }
 
-/* Maps the entry at path if it is usable; NULL (after a log line) if not. */
-static nn_cache *load_entry(const char *path, const cache_header *want)
+/* Maps the entry at path; NULL with *why set when it is not usable, NULL
+ * with *why NULL when there is none. */
+static const uint8_t *map_entry(const char *path, size_t *bytes, file_identity *id,
+                                const char **why)
 {
+    *why = NULL;
     /* Non-blocking: a FIFO at the entry's name must not hang the open. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
@@ -669,43 +988,26 @@ static nn_cache *load_entry(const char *path, const cache_header *want)
         return NULL;
     }
     struct stat st;
-    const char *why = NULL;
     const uint8_t *map = NULL;
-    size_t bytes = 0;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        why = "not a readable regular file";
+        *why = "not a readable regular file";
     } else if (st.st_size == 0) {
-        why = "empty";
+        *why = "empty";
     } else if ((uint64_t)st.st_size > SIZE_MAX) {
-        why = "too large";
+        *why = "too large";
     } else {
-        bytes = (size_t)st.st_size;
-        void *m = mmap(NULL, bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        *bytes = (size_t)st.st_size;
+        identity_of(&st, id);
+        /* Not populated: its pages are mapped by the threads that hash
+         * them, in parallel. */
+        void *m = mmap(NULL, *bytes, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED)
-            why = "cannot be mapped";
+            *why = "cannot be mapped";
         else
             map = m;
     }
     close(fd);
-    const cache_blob *table = NULL;
-    uint32_t n = 0;
-    if (why == NULL)
-        why = check_entry(map, bytes, want, &table, &n);
-    nn_cache *s = NULL;
-    if (why == NULL && (s = calloc(1, sizeof *s)) == NULL)
-        why = "out of memory";
-    if (why != NULL) {
-        nn_vlog("compilation cache: ignoring %s: %s", path, why);
-        if (map)
-            munmap((void *)map, bytes);
-        return NULL;
-    }
-    atomic_init(&s->refs, 1);
-    s->map = map;
-    s->map_bytes = bytes;
-    s->table = table;
-    s->n_table = n;
-    return s;
+    return map;
 }
 
 static bool write_all(int fd, const void *data, size_t bytes)
@@ -724,6 +1026,33 @@ static bool write_all(int fd, const void *data, size_t bytes)
 }
 
 static const uint8_t zeros[NN_CACHE_ALIGN];
+
+#define TEMP_PREFIX ".nnapi-linux-"
+/* A writer renames its temporary file within milliseconds; one this old was
+ * left by a process that died while writing. */
+#define STALE_TEMP_SECONDS 600
+
+/* Removes the temporary files of dead writers from dir: they are the only
+ * files the cache could leave behind that nothing ever replaces. */
+static void remove_stale_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        if (strncmp(e->d_name, TEMP_PREFIX, strlen(TEMP_PREFIX)) != 0 ||
+            strlen(e->d_name) != strlen(TEMP_PREFIX) + 6 ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            now - st.st_mtime < STALE_TEMP_SECONDS)
+            continue;
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0)
+            nn_vlog("compilation cache: removed %s/%s, left by a writer that died", dir, e->d_name);
+    }
+    closedir(d);
+}
 
 /* Writes the recorded blobs as the entry at path: to a temporary file of the
  * same directory, synced, then renamed over the entry, so that readers and
@@ -760,7 +1089,8 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
         nn_vlog("compilation cache: not writing %s: out of memory", path);
         return;
     }
-    snprintf(tmp, dlen + 32, "%s/.nnapi-linux-XXXXXX", dir);
+    remove_stale_temporaries(dir);
+    snprintf(tmp, dlen + 32, "%s/" TEMP_PREFIX "XXXXXX", dir);
     int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
         nn_vlog("compilation cache: cannot write in %s (%s): compiled without caching", dir,
@@ -782,6 +1112,8 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
      * permissions allow; the mode of mkostemp (0600) stays. */
     ok = ok && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
+    if (ok)
+        mapped_forget(path);
     if (ok && rename(tmp, path) != 0)
         ok = false;
     if (!ok) {
@@ -800,27 +1132,94 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
     free(table);
 }
 
+/* Lets go of an entry found by find_entry. */
+static void drop_entry(mapped_entry **kept, const uint8_t **map, size_t bytes)
+{
+    if (*kept)
+        mapped_release(*kept);
+    else if (*map)
+        munmap((void *)*map, bytes);
+    *kept = NULL;
+    *map = NULL;
+}
+
+/* Finds the entry for c, kept mapped (*kept) or mapped anew, if there is one
+ * whose header fits (*map, *bytes, *hd), and hashes the model, with the
+ * payload of an entry mapped anew, in one parallel loop. Returns
+ * OUT_OF_MEMORY or NO_ERROR; *map is NULL unless the entry is usable. */
+static int find_entry(const ANeuralNetworksCompilation *c, const char *path, cache_header *want,
+                      mapped_entry **kept, const uint8_t **map, size_t *bytes, cache_header *hd)
+{
+    const char *why = NULL;
+    file_identity id = {0};
+    struct stat st;
+    *kept = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? mapped_find(path, &st) : NULL;
+    if (*kept) {
+        *map = (*kept)->map;
+        *bytes = (*kept)->bytes;
+    } else {
+        *map = map_entry(path, bytes, &id, &why);
+    }
+    if (*map != NULL && (why = check_header(*map, *bytes, want, hd)) != NULL)
+        drop_entry(kept, map, *bytes);
+    bool check_payload = *map != NULL && *kept == NULL;
+    piece_list pieces = {0};
+    model_hash_job job;
+    int rc = model_begin(&job, c, &pieces);
+    size_t payload_first = pieces.n;
+    const cache_blob *table = *map ? (const cache_blob *)(*map + HEADER_SPAN) : NULL;
+    if (rc == ANEURALNETWORKS_NO_ERROR && check_payload)
+        rc = payload_begin(table, hd->n_blobs, *map, NULL, &pieces);
+    if (rc == ANEURALNETWORKS_NO_ERROR) {
+        pieces_hash(&pieces);
+        model_end(&job, &pieces, want->model_hash);
+        if (*map && memcmp(hd->model_hash, want->model_hash, sizeof hd->model_hash) != 0) {
+            why = "another model";
+        } else if (check_payload) {
+            uint8_t sum[NN_CACHE_HASH_BYTES];
+            payload_end(table, hd->n_blobs, *map, NULL, &pieces, payload_first, sum);
+            if (memcmp(sum, hd->payload_hash, sizeof sum) != 0)
+                why = "corrupt payload";
+        }
+    }
+    free(pieces.items);
+    if (*map && (why != NULL || rc != ANEURALNETWORKS_NO_ERROR))
+        drop_entry(kept, map, *bytes);
+    else if (*map && *kept == NULL)
+        *kept = mapped_add(path, &id, *map, *bytes, hd);
+    if (why != NULL)
+        nn_vlog("compilation cache: ignoring %s: %s", path, why);
+    return rc;
+}
+
 int nn_cache_build_plan(const ANeuralNetworksCompilation *c, nn_plan **plan, nn_cache **cache)
 {
     *cache = NULL;
-    uint8_t model_hash[NN_CACHE_HASH_BYTES];
-    int rc = nn_cache_model_hash(c, model_hash);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
     char *path = nn_cache_entry_path(c->cache_dir, c->cache_token);
     if (path == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
-    cache_header want = {0};
-    header_identity(&want, c->cache_token, model_hash);
-    nn_cache *s = load_entry(path, &want);
-    bool hit = s != NULL;
-    if (!hit) {
-        s = calloc(1, sizeof *s);
-        if (s == NULL) {
-            free(path);
-            return ANEURALNETWORKS_OUT_OF_MEMORY;
-        }
-        atomic_init(&s->refs, 1);
+    static const uint8_t unknown_yet[NN_CACHE_HASH_BYTES];
+    cache_header want = {0}, hd = {0};
+    header_identity(&want, c->cache_token, unknown_yet);
+    const uint8_t *map;
+    mapped_entry *kept;
+    size_t bytes = 0;
+    int rc = find_entry(c, path, &want, &kept, &map, &bytes, &hd);
+    nn_cache *s = rc == ANEURALNETWORKS_NO_ERROR ? calloc(1, sizeof *s) : NULL;
+    if (s == NULL) {
+        drop_entry(&kept, &map, bytes);
+        free(path);
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
+    atomic_init(&s->refs, 1);
+    bool hit = map != NULL;
+    if (hit) {
+        s->kept = kept;
+        s->map = map;
+        s->map_bytes = bytes;
+        s->table = (const cache_blob *)(map + HEADER_SPAN);
+        s->n_table = hd.n_blobs;
+    } else {
         s->recording = true;
     }
     building = s;

@@ -13,6 +13,18 @@
  * temporary file in cacheDir, synced and renamed over the entry. Any entry
  * that does not check out is ignored and rewritten; no cache failure fails
  * a compilation.
+ *
+ * Every compilation that uses an entry checks it against the model: the
+ * model's hash covers every constant byte, and a finished model keeps its
+ * hash unless one of its constants is in a memory object (whose content may
+ * change between compilations); the entry's payload hash covers every blob.
+ *
+ * No size bound and no eviction: as on Android, the application owns
+ * cacheDir (and may empty it at any time: a missing entry is a miss), and
+ * the entry of a token is replaced, never added to, so the directory holds
+ * one entry per token the application uses. The one kind of file nothing
+ * would replace, the temporary file of a writer that died before its rename,
+ * is removed by the next miss in that directory once it is ten minutes old.
  */
 #ifndef NN_COMPILE_CACHE_H
 #define NN_COMPILE_CACHE_H
@@ -39,7 +51,7 @@ void nn_blob_step(uint32_t subplan, uint32_t op_index);
 
 /* ---- for tests and the fuzz target ---- */
 
-#define NN_CACHE_FORMAT 1u
+#define NN_CACHE_FORMAT 2u
 #define NN_CACHE_HASH_BYTES 16
 
 typedef struct nn_hasher {

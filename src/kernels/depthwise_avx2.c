@@ -14,33 +14,80 @@ static nn_dw_tile tail_of(const nn_dw_tile *t, size_t done)
     return r;
 }
 
+/* PX pixels by CV vectors of 8 channels from channel c: PX * CV
+ * accumulators. TAPS: 0, the tile's rectangle of taps; 3, a 3x3 one, its
+ * loops unrolled. STRIDE: 0, pixels t->in_px apart; 1 or 2, that many
+ * filter columns apart, so that the pixels' shared input columns are
+ * loaded once. */
+static inline __attribute__((always_inline)) void
+f32_block(const int PX, const int CV, const int TAPS, const int STRIDE, const nn_dw_tile *t,
+          size_t c, const float *in, const float *f, const float *bias, __m256 vlo, __m256 vhi,
+          float *out)
+{
+    const size_t rows = TAPS ? (size_t)TAPS : t->rows, cols = TAPS ? (size_t)TAPS : t->cols;
+    __m256 acc[NN_DW_PX_MAX];
+#pragma GCC unroll 4
+    for (int v = 0; v < CV; v++) {
+        const __m256 b = bias ? _mm256_loadu_ps(bias + c + 8 * v) : _mm256_setzero_ps();
+#pragma GCC unroll 8
+        for (int p = 0; p < PX; p++)
+            acc[p * CV + v] = b;
+    }
+#pragma GCC unroll 3
+    for (size_t r = 0; r < rows; r++) {
+        const float *ir = in + r * t->in_row + c, *fr = f + r * t->f_row + c;
+#pragma GCC unroll 3
+        for (size_t j = 0; j < cols; j++) {
+#pragma GCC unroll 4
+            for (int v = 0; v < CV; v++) {
+                const __m256 fv = _mm256_loadu_ps(fr + j * t->f_col + 8 * v);
+#pragma GCC unroll 8
+                for (int p = 0; p < PX; p++) {
+                    const float *x = STRIDE ? ir + (STRIDE * (size_t)p + j) * t->in_col
+                                            : ir + j * t->in_col + p * t->in_px;
+                    acc[p * CV + v] = _mm256_fmadd_ps(_mm256_loadu_ps(x + 8 * v), fv,
+                                                      acc[p * CV + v]);
+                }
+            }
+        }
+    }
+#pragma GCC unroll 4
+    for (int v = 0; v < CV; v++)
+#pragma GCC unroll 8
+        for (int p = 0; p < PX; p++)
+            _mm256_storeu_ps(out + p * t->out_px + c + 8 * v,
+                             _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc[p * CV + v])));
+}
+
+/* Channels [0, nv): tiles of fewer pixels take more vectors of channels at
+ * once, for at least 4 independent multiply-add chains. */
+static inline __attribute__((always_inline)) void f32_blocks(const int PX, const int TAPS,
+                                                             const int STRIDE, const nn_dw_tile *t,
+                                                             size_t nv, const float *in,
+                                                             const float *f, const float *bias,
+                                                             float lo, float hi, float *out)
+{
+    const int WIDE = PX >= 8 ? 1 : PX >= 4 ? 2 : 4;
+    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+    size_t c = 0;
+    for (; c + 8 * (size_t)WIDE <= nv; c += 8 * (size_t)WIDE)
+        f32_block(PX, WIDE, TAPS, STRIDE, t, c, in, f, bias, vlo, vhi, out);
+    for (; c < nv; c += 8)
+        f32_block(PX, 1, TAPS, STRIDE, t, c, in, f, bias, vlo, vhi, out);
+}
+
 static inline __attribute__((always_inline)) void f32_tile(const int PX, const nn_dw_tile *t,
                                                            size_t nv, const float *in,
                                                            const float *f, const float *bias,
                                                            float lo, float hi, float *out)
 {
-    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
-    for (size_t c = 0; c < nv; c += 8) {
-        const __m256 b = bias ? _mm256_loadu_ps(bias + c) : _mm256_setzero_ps();
-        __m256 acc[NN_DW_PX_MAX];
-#pragma GCC unroll 8
-        for (int p = 0; p < PX; p++)
-            acc[p] = b;
-        for (size_t r = 0; r < t->rows; r++) {
-            const float *ir = in + r * t->in_row + c, *fr = f + r * t->f_row + c;
-            for (size_t j = 0; j < t->cols; j++) {
-                const __m256 fv = _mm256_loadu_ps(fr + j * t->f_col);
-                const float *ij = ir + j * t->in_col;
-#pragma GCC unroll 8
-                for (int p = 0; p < PX; p++)
-                    acc[p] = _mm256_fmadd_ps(_mm256_loadu_ps(ij + p * t->in_px), fv, acc[p]);
-            }
-        }
-#pragma GCC unroll 8
-        for (int p = 0; p < PX; p++)
-            _mm256_storeu_ps(out + p * t->out_px + c,
-                             _mm256_min_ps(vhi, _mm256_max_ps(vlo, acc[p])));
-    }
+    const bool k3 = t->rows == 3 && t->cols == 3;
+    if (k3 && t->in_px == t->in_col)
+        f32_blocks(PX, 3, 1, t, nv, in, f, bias, lo, hi, out);
+    else if (k3 && t->in_px == 2 * t->in_col)
+        f32_blocks(PX, 3, 2, t, nv, in, f, bias, lo, hi, out);
+    else
+        f32_blocks(PX, 0, 0, t, nv, in, f, bias, lo, hi, out);
 }
 
 void nn_dw_tile_f32_avx2(const nn_dw_tile *t, size_t px, const float *in, const float *f,

@@ -11,36 +11,45 @@ static inline __mmask16 lanes(size_t n)
     return n >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << n) - 1u);
 }
 
-/* PX pixels by CV vectors of channels from channel c: PX * CV accumulators. */
+/* PX pixels by CV vectors of channels from channel c: PX * CV accumulators.
+ * TAPS: 0, the tile's rectangle of taps; 3, a 3x3 one, its loops unrolled.
+ * STRIDE: 0, pixels t->in_px apart; 1 or 2, that many filter columns apart,
+ * so that the pixels' shared input columns are loaded once. */
 static inline __attribute__((always_inline)) void f32_block(const int PX, const int CV,
-                                                            const nn_dw_tile *t, size_t c,
-                                                            __mmask16 k, const float *in,
+                                                            const int TAPS, const int STRIDE,
+                                                            const nn_dw_tile *t,
+                                                            size_t c, __mmask16 k, const float *in,
                                                             const float *f, const float *bias,
                                                             __m512 vlo, __m512 vhi, float *out)
 {
+    const size_t rows = TAPS ? (size_t)TAPS : t->rows, cols = TAPS ? (size_t)TAPS : t->cols;
     __m512 acc[NN_DW_PX_MAX * 2];
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < CV; v++) {
         const __m512 b = bias ? _mm512_maskz_loadu_ps(k, bias + c + 16 * v) : _mm512_setzero_ps();
 #pragma GCC unroll 8
         for (int p = 0; p < PX; p++)
             acc[p * CV + v] = b;
     }
-    for (size_t r = 0; r < t->rows; r++) {
+#pragma GCC unroll 3
+    for (size_t r = 0; r < rows; r++) {
         const float *ir = in + r * t->in_row + c, *fr = f + r * t->f_row + c;
-        for (size_t j = 0; j < t->cols; j++) {
-            const float *ij = ir + j * t->in_col;
-#pragma GCC unroll 2
+#pragma GCC unroll 3
+        for (size_t j = 0; j < cols; j++) {
+#pragma GCC unroll 4
             for (int v = 0; v < CV; v++) {
                 const __m512 fv = _mm512_maskz_loadu_ps(k, fr + j * t->f_col + 16 * v);
 #pragma GCC unroll 8
-                for (int p = 0; p < PX; p++)
-                    acc[p * CV + v] = _mm512_fmadd_ps(
-                        _mm512_maskz_loadu_ps(k, ij + p * t->in_px + 16 * v), fv, acc[p * CV + v]);
+                for (int p = 0; p < PX; p++) {
+                    const float *x = STRIDE ? ir + (STRIDE * (size_t)p + j) * t->in_col
+                                            : ir + j * t->in_col + p * t->in_px;
+                    acc[p * CV + v] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(k, x + 16 * v), fv,
+                                                      acc[p * CV + v]);
+                }
             }
         }
     }
-#pragma GCC unroll 2
+#pragma GCC unroll 4
     for (int v = 0; v < CV; v++)
 #pragma GCC unroll 8
         for (int p = 0; p < PX; p++)
@@ -48,8 +57,7 @@ static inline __attribute__((always_inline)) void f32_block(const int PX, const 
                                   _mm512_min_ps(vhi, _mm512_max_ps(vlo, acc[p * CV + v])));
 }
 
-/* Up to 4 pixels take two vectors of channels at a time: adjacent input
- * lines per pixel, and as many accumulators as 8 pixels of one vector. */
+/* A tile over all its channels, in blocks of PX pixels by 1, 2 or 4 vectors. */
 static inline __attribute__((always_inline)) void f32_tile(const int PX, const nn_dw_tile *t,
                                                            const float *in, const float *f,
                                                            const float *bias, float lo, float hi,
@@ -57,11 +65,25 @@ static inline __attribute__((always_inline)) void f32_tile(const int PX, const n
 {
     const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
     size_t c = 0;
-    if (PX <= 4)
-        for (; c + 32 <= t->nc; c += 32)
-            f32_block(PX, 2, t, c, (__mmask16)0xffff, in, f, bias, vlo, vhi, out);
-    for (; c < t->nc; c += 16)
-        f32_block(PX, 1, t, c, lanes(t->nc - c), in, f, bias, vlo, vhi, out);
+    const int stride = t->in_px == t->in_col ? 1 : t->in_px == 2 * t->in_col ? 2 : 0;
+    /* Tiles of fewer pixels take more vectors of channels at once, for at
+     * least 4 independent multiply-add chains. */
+    const int WIDE = PX >= 8 ? 1 : PX >= 4 ? 2 : 4;
+#define BLOCKS(TAPS, STRIDE) \
+    do { \
+        for (; WIDE > 1 && c + 16 * (size_t)WIDE <= t->nc; c += 16 * (size_t)WIDE) \
+            f32_block(PX, WIDE, TAPS, STRIDE, t, c, (__mmask16)0xffff, in, f, bias, vlo, vhi, \
+                      out); \
+        for (; c < t->nc; c += 16) \
+            f32_block(PX, 1, TAPS, STRIDE, t, c, lanes(t->nc - c), in, f, bias, vlo, vhi, out); \
+    } while (0)
+    if (t->rows == 3 && t->cols == 3 && stride == 1)
+        BLOCKS(3, 1);
+    else if (t->rows == 3 && t->cols == 3 && stride == 2)
+        BLOCKS(3, 2);
+    else
+        BLOCKS(0, 0);
+#undef BLOCKS
 }
 
 void nn_dw_tile_f32_avx512(const nn_dw_tile *t, size_t px, const float *in, const float *f,

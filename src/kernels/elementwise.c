@@ -297,7 +297,7 @@ nn_ew_row_fn nn_ew_i32_row(nn_ew_arith op)
 
 /* ADD/SUB bring both inputs to a common fixed-point scale with 20 bits of
  * headroom below the 32-bit accumulator, then rescale the sum once. */
-#define QADD_LEFT_SHIFT 20
+#define QADD_LEFT_SHIFT NN_EW_QADD_LEFT_SHIFT
 
 void nn_ew_qparams_init(nn_ew_qparams *p, nn_ew_arith op, float sa, int32_t za, float sb,
                         int32_t zb, float so, int32_t zo, int32_t lo, int32_t hi)
@@ -382,6 +382,28 @@ Q8_ROWS(u8, uint8_t)
 Q8_ROWS(s8, int8_t)
 
 nn_ew_row_fn nn_ew_q8_row(nn_ew_arith op, bool is_signed)
+{
+    nn_ew_row_fn vec = nn_ew_q8_vector_row(op, is_signed);
+    if (vec)
+        return vec;
+    return nn_ew_q8_row_c(op, is_signed);
+}
+
+nn_ew_row_fn nn_ew_q8_vector_row(nn_ew_arith op, bool is_signed)
+{
+#if defined(NN_KERNELS_X86_64)
+    nn_isa isa = nn_isa_current();
+    if (isa == NN_ISA_AVX512)
+        return nn_ew_q8_row_avx512(op, is_signed);
+    if (isa == NN_ISA_AVX2)
+        return nn_ew_q8_row_avx2(op, is_signed);
+#endif
+    (void)op;
+    (void)is_signed;
+    return NULL;
+}
+
+nn_ew_row_fn nn_ew_q8_row_c(nn_ew_arith op, bool is_signed)
 {
     switch (op) {
     case NN_EW_SUB:

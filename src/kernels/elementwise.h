@@ -75,7 +75,17 @@ typedef struct nn_ew_qparams {
 /* Fills p for op from the operands' scales and zero points. */
 void nn_ew_qparams_init(nn_ew_qparams *p, nn_ew_arith op, float sa, int32_t za, float sb,
                         int32_t zb, float so, int32_t zo, int32_t lo, int32_t hi);
+/* The row at the ISA in use: a vector row where there is one, else the
+ * portable row. */
 nn_ew_row_fn nn_ew_q8_row(nn_ew_arith op, bool is_signed);
+/* The portable rows, and the vector ones equal to them bit for bit (ADD,
+ * SUB and MUL on x86-64; NULL for the other operations and ISAs). */
+nn_ew_row_fn nn_ew_q8_row_c(nn_ew_arith op, bool is_signed);
+nn_ew_row_fn nn_ew_q8_vector_row(nn_ew_arith op, bool is_signed);
+nn_ew_row_fn nn_ew_q8_row_avx2(nn_ew_arith op, bool is_signed);
+nn_ew_row_fn nn_ew_q8_row_avx512(nn_ew_arith op, bool is_signed);
+/* ADD and SUB scale their inputs by 2^NN_EW_QADD_LEFT_SHIFT first (as TFLite). */
+#define NN_EW_QADD_LEFT_SHIFT 20
 
 /* A quant8 operand holds one of 256 bytes, so a binary quant8 operation is
  * fully described by a 64 KiB table: entry a_byte * 256 + b_byte is the

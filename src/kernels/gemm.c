@@ -1,8 +1,9 @@
 /*
  * Cache-blocked matrix products (see gemm.h). The work is cut into tasks of
  * up to MB rows x NB columns handed to the thread pool. Within a task, k is
- * walked in blocks of KC so that one micro-panel of A (MR x KC) stays in L1
- * while the B panels of the task's columns (KC x NB) come from L2.
+ * walked in blocks of KC; a micro-panel of A (MR rows read in place) is
+ * reused from L1 for every panel of the task's columns, whose B (KC x NB)
+ * comes from L2.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
 #include "util/threadpool.h"
 
 #define NR NN_GEMM_NR
-#define KC 256       /* float k block */
+#define KC 1024      /* float k block */
 #define KQ 1024      /* int8 k block (bytes per row of packed A) */
 #define NB_PANELS 16 /* columns per task: 256 */
 
@@ -114,25 +115,26 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 
 /* ---- run-time selection ---- */
 
-static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C,     nn_sgemm_kernel_c, NULL, false,
+static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C,     nn_sgemm_kernel_c, false,
                                    NN_QGEMM_MR_C,     false,             nn_qgemm_kernel_c,
-                                   nn_qgemm_fused_c, nn_sgemm_dot_c};
+                                   nn_qgemm_fused_c, nn_sgemm_dot_c, NULL};
 #if defined(NN_KERNELS_X86_64)
-static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2,     nn_sgemm_kernel_avx2, NULL, false,
+static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2,     nn_sgemm_kernel_avx2, false,
                                       NN_QGEMM_MR_AVX2,     true,  nn_qgemm_kernel_avx2,
-                                      nn_qgemm_fused_avx2, nn_sgemm_dot_c};
-static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512,
-                                        nn_sgemm_pack_a_avx512, true,
+                                      nn_qgemm_fused_avx2, nn_sgemm_dot_c,
+                                      nn_sgemm_kernel_panels_avx2};
+static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, true,
                                         NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
-                                        nn_qgemm_fused_avx512, nn_sgemm_dot_avx512};
+                                        nn_qgemm_fused_avx512, nn_sgemm_dot_avx512,
+                                        nn_sgemm_kernel_panels_avx512};
 #elif defined(NN_KERNELS_AARCH64)
 /* One float kernel for both levels; int8 by smlal on int16 B, or sdot. */
-static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
+static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false,
                                       NN_QGEMM_MR_NEON, true, nn_qgemm_kernel_neon,
-                                      nn_qgemm_fused_neon, nn_sgemm_dot_neon};
-static const nn_gemm_isa isa_neondot = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, NULL, false,
+                                      nn_qgemm_fused_neon, nn_sgemm_dot_neon, NULL};
+static const nn_gemm_isa isa_neondot = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false,
                                          NN_QGEMM_MR_NEONDOT, false, nn_qgemm_kernel_neondot,
-                                         nn_qgemm_fused_neondot, nn_sgemm_dot_neon};
+                                         nn_qgemm_fused_neondot, nn_sgemm_dot_neon, NULL};
 #endif
 const nn_gemm_isa *nn_gemm_isa_of(nn_isa isa)
 {
@@ -169,11 +171,16 @@ static void *aligned_alloc64(size_t bytes)
     return aligned_alloc(64, rounded ? rounded : 64);
 }
 
-static size_t task_rows(size_t m, size_t n_tasks_cols, size_t mr)
+/* k_min: a row block should have at least that many rows times k (the
+ * int8 tasks prepare each panel's output stage once per task, a cost that
+ * small k leaves unamortized over 8 micro-panels); 0 for none. */
+static size_t task_rows(size_t m, size_t n_tasks_cols, size_t mr, size_t k, size_t k_min)
 {
     /* Enough row tasks to feed every thread, but at least a few micro-panels each. */
     size_t threads = (size_t)nn_thread_count();
     size_t mb = 8 * mr;
+    while (mb * k < k_min && mb < 64 * mr)
+        mb *= 2;
     while (mb > mr && ((m + mb - 1) / mb) * n_tasks_cols < 4 * threads)
         mb -= mr;
     return mb;
@@ -190,11 +197,9 @@ typedef struct {
     bool cols_outer;
 } task_grid;
 
-static task_grid task_grid_of(size_t m, size_t panels, size_t mr)
+static task_grid task_grid_of(size_t m, size_t col_tasks, size_t mb)
 {
-    task_grid g = {.col_tasks = (panels + NB_PANELS - 1) / NB_PANELS};
-    g.mb = task_rows(m, g.col_tasks, mr);
-    g.row_tasks = (m + g.mb - 1) / g.mb;
+    task_grid g = {.mb = mb, .row_tasks = (m + mb - 1) / mb, .col_tasks = col_tasks};
     size_t threads = (size_t)nn_thread_count();
     g.cols_outer = threads > 1 && g.col_tasks > 1 && g.col_tasks % threads == 0;
     return g;
@@ -303,43 +308,30 @@ static void sgemm_task(void *arg, size_t begin, size_t end)
             size_t kc = k - k0 < KC ? k - k0 : KC;
             unsigned flags = (k0 ? NN_GEMM_ACCUMULATE : 0) |
                              (k0 + kc >= k && J->clamp ? NN_GEMM_CLAMP : 0);
-            for (size_t i0 = r0; i0 < r1; i0 += mr) {
-                size_t rows = r1 - i0 < mr ? r1 - i0 : mr;
+            /* Tiles of equal height: a last tile of one or two rows would
+             * run on one or two dependency chains (M = 49 at 8 rows: 7 x 7
+             * rather than 6 x 8 + 1). */
+            const size_t tiles = (r1 - r0 + mr - 1) / mr;
+            const size_t base = (r1 - r0) / tiles, extra = (r1 - r0) % tiles;
+            for (size_t tile = 0, i0 = r0; tile < tiles; i0 += base + (tile < extra), tile++) {
+                size_t rows = base + (tile < extra);
                 const float *a = J->a + i0 * J->lda + k0;
-                size_t lda = J->lda;
-                unsigned kflags = flags;
-                /* The micro-panel, reused for every panel of the task, packed
-                 * once (when the ISA's kernel takes it packed). */
-                _Alignas(64) float apack[NN_GEMM_MAX_MR * KC];
-                /* Packing costs a fraction of one panel's product: worth it
-                 * where the rows' stride (a multiple of 2 KiB) maps them
-                 * onto few L1 sets, or for long rows reused by a few panels;
-                 * short rows (k < 64) run as fast in place. */
-                if (J->isa->s_pack_a && p1 > p0 + 1 &&
-                    (lda % 512 == 0 || (kc >= 64 && p1 - p0 >= 4))) {
-                    J->isa->s_pack_a(rows, kc, a, lda, apack);
-                    a = apack;
-                    lda = 0;
-                    kflags |= NN_GEMM_PACKED_A;
+                const size_t lda = J->lda;
+                const unsigned kflags = flags;
+                size_t first_left = p0; /* the panels spanels did not take */
+                if (J->isa->spanels) {
+                    size_t last = n - (p1 - 1) * NR;
+                    bool partial = last < NR;
+                    first_left = partial && !J->isa->s_cols ? p1 - 1 : p1;
+                    if (first_left > p0)
+                        J->isa->spanels(rows, kc, a, lda, J->bp->data + p0 * k * NR + k0 * NR,
+                                        k * NR, first_left - p0, J->c + i0 * J->ldc + p0 * NR,
+                                        J->ldc, J->bias ? J->bias + p0 * NR : NULL,
+                                        kflags | (partial && first_left == p1 ? NN_GEMM_COLS(last)
+                                                                              : 0),
+                                        J->lo, J->hi);
                 }
-                /* The next micro-panel's rows of A and C are requested now:
-                 * without it, layers whose activations come from memory
-                 * wait on every new line. */
-                if (i0 + mr < r1) {
-                    size_t next = r1 - (i0 + mr) < mr ? r1 - (i0 + mr) : mr;
-                    for (size_t i = 0; i < next; i++) {
-                        const float *an = J->a + (i0 + mr + i) * J->lda + k0;
-                        for (size_t p = 0; p < kc; p += 16)
-                            __builtin_prefetch(an + p);
-                        if (k0 + kc >= k) {
-                            float *cn = J->c + (i0 + mr + i) * J->ldc + p0 * NR;
-                            size_t cend = (p1 < J->bp->panels ? p1 * NR : n) - p0 * NR;
-                            for (size_t j = 0; j < cend; j += 16)
-                                __builtin_prefetch(cn + j, 1);
-                        }
-                    }
-                }
-                for (size_t pn = p0; pn < p1; pn++) {
+                for (size_t pn = first_left; pn < p1; pn++) {
                     size_t j0 = pn * NR;
                     size_t cols = n - j0 < NR ? n - j0 : NR;
                     const float *b = J->bp->data + pn * k * NR + k0 * NR;
@@ -379,7 +371,15 @@ void nn_sgemm_prepacked(size_t m, const float *a, size_t lda, const nn_sgemm_pac
     sgemm_job J = {.isa = gemm_isa(), .m = m, .a = a, .lda = lda, .bp = bp, .bias = bias,
                    .lo = lo, .hi = hi, .clamp = !(isinf(lo) && lo < 0 && isinf(hi) && hi > 0),
                    .c = c, .ldc = ldc};
-    J.grid = task_grid_of(m, bp->panels, J.isa->s_mr);
+    size_t col_tasks = (bp->panels + NB_PANELS - 1) / NB_PANELS;
+    /* Tasks of two micro-tile heights per step: B is streamed from L2 once per
+     * task, 128 rows (at 8-row tiles) rather than 64 share it. */
+    size_t mb = task_rows(m, col_tasks, 2 * J.isa->s_mr, bp->k, 0);
+    /* Row tasks of equal height (the tiles in a task are balanced too):
+     * M = 49 in two tasks is 25 + 24 rows, not 48 + 1, whose one-row task
+     * would stream its B panels for a single row. */
+    const size_t row_tasks = (m + mb - 1) / mb;
+    J.grid = task_grid_of(m, col_tasks, (m + row_tasks - 1) / row_tasks);
     size_t tasks = J.grid.row_tasks * J.grid.col_tasks;
     /* A task costs about mb * 256 * k multiply-adds; small products stay serial. */
     size_t work = m * bp->n * (bp->k ? bp->k : 1);
@@ -752,7 +752,8 @@ static void qgemm_run(size_t m, const nn_q8_matrix *a, const nn_qgemm_packed *bp
         return;
     qgemm_job J = {.isa = gemm_isa(), .m = m, .a = a, .bp = bp, .bias = bias, .rq = rq,
                    .c = c, .ldc = ldc};
-    J.grid = task_grid_of(m, bp->panels, J.isa->q_mr);
+    size_t col_tasks = (bp->panels + NB_PANELS - 1) / NB_PANELS;
+    J.grid = task_grid_of(m, col_tasks, task_rows(m, col_tasks, J.isa->q_mr, bp->k, 64 * 128));
     size_t tasks = J.grid.row_tasks * J.grid.col_tasks;
     size_t work = m * bp->n * (bp->k ? bp->k : 1);
     if (work < (size_t)1 << 18)

@@ -55,6 +55,25 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
     }
 }
 
+/* skernel over consecutive full panels (nn_sgemm_panels_fn without
+ * NN_GEMM_COLS): one call and one dispatch per row tile. */
+void nn_sgemm_kernel_panels_avx2(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
+                                 size_t b_stride, size_t panels, float *c, size_t ldc,
+                                 const float *bias, unsigned flags, float lo, float hi)
+{
+    switch (mr) {
+#define CASE(n) \
+    case n: \
+        for (size_t q = 0; q < panels; q++) \
+            skern(n, kc, a, lda, b + q * b_stride, c + q * NN_GEMM_NR, ldc, \
+                  bias ? bias + q * NN_GEMM_NR : NULL, flags, lo, hi); \
+        break;
+        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
+#undef CASE
+    default: break;
+    }
+}
+
 /* int8: B comes widened to int16 (q_wide_b): each group is 4 vectors of 4
  * columns x 4 k-steps. The row's 4 bytes, widened and repeated in every
  * 64-bit lane, meet them in vpmaddwd (products of int16 pairs, which cannot

@@ -5,10 +5,9 @@
 #include "kernels/gemm_internal.h"
 #include "kernels/quant_x86.h"
 
-/* PACKED: a is kc groups of NN_SGEMM_MR_AVX512 values (NN_GEMM_PACKED_A),
- * read through one pointer; else MR rows of stride lda. */
+/* A: MR rows of stride lda, read in place. */
 static inline __attribute__((always_inline)) void
-skern(const size_t MR, const bool PACKED, size_t kc, const float *a, size_t lda, const float *b,
+skern(const size_t MR, size_t kc, const float *a, size_t lda, const float *b,
       float *c, size_t ldc, const float *bias, unsigned flags, float lo, float hi)
 {
     /* NN_GEMM_COLS: only the first columns of c and bias exist. */
@@ -23,9 +22,7 @@ skern(const size_t MR, const bool PACKED, size_t kc, const float *a, size_t lda,
         __m512 bv = _mm512_load_ps(b + p * NN_GEMM_NR);
 #pragma GCC unroll 16
         for (size_t i = 0; i < MR; i++)
-            acc[i] = _mm512_fmadd_ps(
-                _mm512_set1_ps(PACKED ? a[p * NN_SGEMM_MR_AVX512 + i] : a[i * lda + p]), bv,
-                acc[i]);
+            acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(a[i * lda + p]), bv, acc[i]);
     }
     if (flags & NN_GEMM_CLAMP) {
         __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
@@ -44,59 +41,33 @@ void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, co
 {
     switch (mr) {
 #define CASE(n) \
-    case n: \
-        if (flags & NN_GEMM_PACKED_A) \
-            skern(n, true, kc, a, lda, b, c, ldc, bias, flags, lo, hi); \
-        else \
-            skern(n, false, kc, a, lda, b, c, ldc, bias, flags, lo, hi); \
-        break;
-        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7)
-        CASE(8) CASE(9) CASE(10) CASE(11) CASE(12) CASE(13) CASE(14)
+    case n: skern(n, kc, a, lda, b, c, ldc, bias, flags, lo, hi); break;
+        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8)
 #undef CASE
     default: break;
     }
 }
 
-/* apack[p * 14 + i] = a[i * lda + p] for i < rows (<= 14), p < kc; the
- * rows from `rows` to 14 hold zeros. 16 columns at a time through a 16x16
- * register transpose: a scalar copy cost a fifth of the product. */
-void nn_sgemm_pack_a_avx512(size_t rows, size_t kc, const float *a, size_t lda, float *apack)
+/* skernel over `panels` consecutive panels (b_stride floats apart), the
+ * tile of A reused from L1: one call and one dispatch per row tile instead
+ * of one per panel, which cost a tenth of products with k <= 64. */
+void nn_sgemm_kernel_panels_avx512(size_t mr, size_t kc, const float *a, size_t lda,
+                                   const float *b, size_t b_stride, size_t panels, float *c,
+                                   size_t ldc, const float *bias, unsigned flags, float lo,
+                                   float hi)
 {
-    enum { MR = NN_SGEMM_MR_AVX512 };
-    const __mmask16 out_mask = (__mmask16)((1u << MR) - 1u);
-    size_t p0 = 0;
-    for (; p0 + 16 <= kc; p0 += 16) {
-        __m512 v[16], t[16], u[16];
-        for (size_t r = 0; r < 16; r++)
-            v[r] = r < rows ? _mm512_loadu_ps(a + r * lda + p0) : _mm512_setzero_ps();
-        for (size_t r = 0; r < 16; r += 2) {
-            t[r] = _mm512_unpacklo_ps(v[r], v[r + 1]);
-            t[r + 1] = _mm512_unpackhi_ps(v[r], v[r + 1]);
-        }
-        /* u[4g + j]: rows 4g..4g+3 at columns j, j + 4, j + 8, j + 12. */
-        for (size_t g = 0; g < 4; g++) {
-            __m512d t0 = _mm512_castps_pd(t[4 * g]), t1 = _mm512_castps_pd(t[4 * g + 1]);
-            __m512d t2 = _mm512_castps_pd(t[4 * g + 2]), t3 = _mm512_castps_pd(t[4 * g + 3]);
-            u[4 * g] = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
-            u[4 * g + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
-            u[4 * g + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
-            u[4 * g + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
-        }
-        for (size_t j = 0; j < 4; j++) {
-            __m512 w0 = _mm512_shuffle_f32x4(u[j], u[4 + j], 0x44);
-            __m512 w1 = _mm512_shuffle_f32x4(u[j], u[4 + j], 0xEE);
-            __m512 w2 = _mm512_shuffle_f32x4(u[8 + j], u[12 + j], 0x44);
-            __m512 w3 = _mm512_shuffle_f32x4(u[8 + j], u[12 + j], 0xEE);
-            float *dst = apack + (p0 + j) * MR;
-            _mm512_mask_storeu_ps(dst, out_mask, _mm512_shuffle_f32x4(w0, w2, 0x88));
-            _mm512_mask_storeu_ps(dst + 4 * MR, out_mask, _mm512_shuffle_f32x4(w0, w2, 0xDD));
-            _mm512_mask_storeu_ps(dst + 8 * MR, out_mask, _mm512_shuffle_f32x4(w1, w3, 0x88));
-            _mm512_mask_storeu_ps(dst + 12 * MR, out_mask, _mm512_shuffle_f32x4(w1, w3, 0xDD));
-        }
+    const unsigned full = flags & ~NN_GEMM_COLS(15);
+    switch (mr) {
+#define CASE(n) \
+    case n: \
+        for (size_t q = 0; q < panels; q++) \
+            skern(n, kc, a, lda, b + q * b_stride, c + q * NN_GEMM_NR, ldc, \
+                  bias ? bias + q * NN_GEMM_NR : NULL, q + 1 == panels ? flags : full, lo, hi); \
+        break;
+        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6) CASE(7) CASE(8)
+#undef CASE
+    default: break;
     }
-    for (; p0 < kc; p0++)
-        for (size_t i = 0; i < MR; i++)
-            apack[p0 * MR + i] = i < rows ? a[i * lda + p0] : 0.0f;
 }
 
 /* The broadcast word of row i, group g (see nn_q8_rows); FLIP: XOR it. */
@@ -187,9 +158,11 @@ void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int
 
 /* The per-panel constants of the output stage (e->prepared). */
 typedef struct fused_consts {
-    nn_rq_avx512 rq; /* the output zero point folded in */
-    __m512i col, lo, hi;
-    bool left;       /* some lane shifts left */
+    nn_rq_avx512 rq;   /* the output zero point folded in */
+    __m512i col;
+    __m512i lo8, hi8;  /* the clamp range in bytes */
+    bool left;         /* some lane shifts left */
+    bool clamp;        /* [lo, hi] is narrower than the type's range */
 } fused_consts;
 
 _Static_assert(sizeof(fused_consts) <= NN_QGEMM_PREPARED_BYTES, "prepared epilogue too large");
@@ -205,8 +178,9 @@ static inline __attribute__((always_inline)) void prepare(const nn_qgemm_epilogu
     f->left = _mm512_mask_cmpgt_epi32_mask(k, _mm512_maskz_loadu_epi32(k, e->shift),
                                            _mm512_setzero_si512()) != 0;
     f->col = _mm512_maskz_loadu_epi32(k, e->col_term);
-    f->lo = _mm512_set1_epi32(e->lo);
-    f->hi = _mm512_set1_epi32(e->hi);
+    f->lo8 = _mm512_set1_epi8((char)e->lo);
+    f->hi8 = _mm512_set1_epi8((char)e->hi);
+    f->clamp = e->out_signed ? e->lo > -128 || e->hi < 127 : e->lo > 0 || e->hi < 255;
 }
 
 void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared)
@@ -214,8 +188,41 @@ void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared)
     prepare(e, prepared);
 }
 
+/* Requantizes MR rows of accumulators (shifted left already) and stores
+ * their bytes: four rows at a time are narrowed together. */
+static inline __attribute__((always_inline)) void
+store_rows(const size_t MR, const bool SIGNED, const nn_rq_avx512 *rq, const __m512i *acc,
+           bool clamp, __m512i lo8, __m512i hi8, __mmask16 k, uint8_t *c, size_t ldc)
+{
+    const bool full = k == (__mmask16)0xffff;
+#pragma GCC unroll 4
+    for (size_t i0 = 0; i0 < MR; i0 += 4) {
+        __m512i v[4];
+#pragma GCC unroll 4
+        for (size_t r = 0; r < 4; r++)
+            v[r] = i0 + r < MR ? nn_rq_avx512_folded(rq, false, acc[i0 + r]) : _mm512_setzero_si512();
+        __m512i bytes = nn_narrow4_avx512(v[0], v[1], v[2], v[3], SIGNED);
+        if (clamp)
+            bytes = SIGNED ? _mm512_min_epi8(_mm512_max_epi8(bytes, lo8), hi8)
+                           : _mm512_min_epu8(_mm512_max_epu8(bytes, lo8), hi8);
+        __m128i row[4] = {_mm512_castsi512_si128(bytes), _mm512_extracti32x4_epi32(bytes, 1),
+                          _mm512_extracti32x4_epi32(bytes, 2), _mm512_extracti32x4_epi32(bytes, 3)};
+        if (full) {
+#pragma GCC unroll 4
+            for (size_t r = 0; r < 4; r++)
+                if (i0 + r < MR)
+                    _mm_storeu_si128((__m128i *)(void *)(c + (i0 + r) * ldc), row[r]);
+        } else {
+#pragma GCC unroll 4
+            for (size_t r = 0; r < 4; r++)
+                if (i0 + r < MR)
+                    _mm_mask_storeu_epi8(c + (i0 + r) * ldc, k, row[r]);
+        }
+    }
+}
+
 /* qkern with the output stage applied to the registers: the accumulators
- * never go to memory. */
+ * never go to memory. Rows are requantized and narrowed four at a time. */
 static inline __attribute__((always_inline)) void
 qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a,
        const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
@@ -228,8 +235,8 @@ qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, 
     const fused_consts *fc = e->prepared ? e->prepared : &local;
     nn_rq_avx512 rq = fc->rq;
     rq.away = ROUNDING == NN_ROUND_AWAY;
-    const __m512i col = fc->col, lo = fc->lo, hi = fc->hi;
-    const bool left = fc->left;
+    const __m512i col = fc->col, lo8 = fc->lo8, hi8 = fc->hi8;
+    const bool left = fc->left, clamp = fc->clamp, out_signed = e->out_signed;
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
@@ -238,20 +245,23 @@ qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, 
         qsums_half(MR, FLIP, kq, a, b, acc);
     else
         qsums(MR, FLIP, kq, a, b, acc);
-    int32_t rows[NN_QGEMM_MR_AVX512] = {0};
-    const bool has_rows = e->row_term != NULL, full = e->cols == NN_GEMM_NR;
-    if (has_rows)
+    /* Each runtime choice is taken once for the tile, outside the rows. */
+    if (e->row_term) {
+        int32_t rows[NN_QGEMM_MR_AVX512];
         memcpy(rows, e->row_term, MR * sizeof rows[0]);
 #pragma GCC unroll 16
-    for (size_t i = 0; i < MR; i++) {
-        __m512i v = has_rows ? _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i])) : acc[i];
-        v = left ? nn_rq_avx512_output_folded(&rq, true, v, lo, hi)
-                 : nn_rq_avx512_output_folded(&rq, false, v, lo, hi);
-        if (full)
-            _mm_storeu_si128((__m128i *)(void *)(c + i * ldc), _mm512_cvtepi32_epi8(v));
-        else
-            _mm_mask_storeu_epi8(c + i * ldc, k, _mm512_cvtepi32_epi8(v));
+        for (size_t i = 0; i < MR; i++)
+            acc[i] = _mm512_add_epi32(acc[i], _mm512_set1_epi32(rows[i]));
     }
+    if (left) {
+#pragma GCC unroll 16
+        for (size_t i = 0; i < MR; i++)
+            acc[i] = _mm512_sllv_epi32(acc[i], rq.left);
+    }
+    if (out_signed)
+        store_rows(MR, true, &rq, acc, clamp, lo8, hi8, k, c, ldc);
+    else
+        store_rows(MR, false, &rq, acc, clamp, lo8, hi8, k, c, ldc);
 }
 
 void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,

@@ -30,11 +30,6 @@
 /* Flags of the float kernel. */
 #define NN_GEMM_ACCUMULATE 1u /* start from C instead of bias (or zero) */
 #define NN_GEMM_CLAMP 2u      /* clamp the result to [lo, hi] */
-/* A is packed: element (i, p) at a[p * s_mr + i], lda unused. Only for
- * ISAs whose table has s_pack_a (their rows would otherwise map to few L1
- * sets when lda is a large power of two, and need more pointers than there
- * are general registers). */
-#define NN_GEMM_PACKED_A 4u
 /* Only the first n (1..15) columns of C and bias are read and written
  * (the panel's other columns are zero); ISAs whose table sets s_cols. */
 #define NN_GEMM_COLS(n) ((unsigned)(n) << 8)
@@ -111,6 +106,14 @@ typedef void (*nn_sgemm_dot_fn)(size_t m, size_t j0, size_t j1, size_t k, const 
                                 size_t lda, const float *b, size_t ldb, const float *bias,
                                 float lo, float hi, bool clamp, float *c, size_t ldc);
 
+/* skernel for panels p < panels (B at b + p * b_stride, C and bias at
+ * column p * NR), NN_GEMM_COLS (for ISAs with s_cols) applying to the last
+ * one only. */
+typedef void (*nn_sgemm_panels_fn)(size_t mr, size_t kc, const float *a, size_t lda,
+                                   const float *b, size_t b_stride, size_t panels, float *c,
+                                   size_t ldc, const float *bias, unsigned flags, float lo,
+                                   float hi);
+
 /* One ISA's kernels (gemm.c picks the table of nn_isa_current()). A new
  * ISA supplies all of them: s_mr/q_mr rows per micro-tile (<= MAX_MR), the
  * float kernel, the int8 kernel for raw accumulators, the int8 kernel with
@@ -118,9 +121,6 @@ typedef void (*nn_sgemm_dot_fn)(size_t m, size_t j0, size_t j1, size_t k, const 
 typedef struct nn_gemm_isa {
     size_t s_mr;
     nn_sgemm_kernel_fn skernel;
-    /* NULL, or packs A for skernel's NN_GEMM_PACKED_A: apack[p * s_mr + i]
-     * = a[i * lda + p] for i < rows, p < kc, zeros for rows up to s_mr. */
-    void (*s_pack_a)(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
     bool s_cols;   /* skernel takes NN_GEMM_COLS */
     size_t q_mr;
     /* The int8 kernels' b: false, the int8 panel above; true, the same
@@ -130,6 +130,8 @@ typedef struct nn_gemm_isa {
     nn_qgemm_kernel_fn qkernel;
     nn_qgemm_fused_fn qfused;
     nn_sgemm_dot_fn sdot;
+    /* NULL, or skernel over consecutive panels (nn_sgemm_panels_fn). */
+    nn_sgemm_panels_fn spanels;
 } nn_gemm_isa;
 
 /* The kernels gemm.c runs at level isa (kernels/isa.h); NULL when this
@@ -146,7 +148,13 @@ void nn_sgemm_kernel_avx2(size_t mr, size_t kc, const float *a, size_t lda, cons
 void nn_sgemm_kernel_avx512(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
                             float *c, size_t ldc, const float *bias, unsigned flags, float lo,
                             float hi);
-void nn_sgemm_pack_a_avx512(size_t rows, size_t kc, const float *a, size_t lda, float *apack);
+void nn_sgemm_kernel_panels_avx2(size_t mr, size_t kc, const float *a, size_t lda, const float *b,
+                                 size_t b_stride, size_t panels, float *c, size_t ldc,
+                                 const float *bias, unsigned flags, float lo, float hi);
+void nn_sgemm_kernel_panels_avx512(size_t mr, size_t kc, const float *a, size_t lda,
+                                   const float *b, size_t b_stride, size_t panels, float *c,
+                                   size_t ldc, const float *bias, unsigned flags, float lo,
+                                   float hi);
 void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                           int32_t *acc, bool init);
 void nn_qgemm_kernel_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
@@ -190,7 +198,9 @@ void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a,
 
 #define NN_SGEMM_MR_C 4
 #define NN_SGEMM_MR_AVX2 6
-#define NN_SGEMM_MR_AVX512 14
+/* 8, not the 14 the registers hold: 14 row addresses spill the general
+ * registers (A is read in place, unpacked). */
+#define NN_SGEMM_MR_AVX512 8
 #define NN_QGEMM_MR_C 4
 #define NN_QGEMM_MR_AVX2 3
 #define NN_QGEMM_MR_AVX512 16

@@ -1,4 +1,4 @@
-/* Portable quantized lookup and pooling kernels, and the per-ISA choice (qops.h). */
+/* Portable quantized lookup, pooling, resize and sum kernels, and the per-ISA choice (qops.h). */
 #include "kernels/qops.h"
 
 #include "kernels/isa.h"
@@ -44,17 +44,60 @@ void nn_q8_pool_avg_c(const nn_q8_window *w, uint8_t *out)
     }
 }
 
+static float q8_value(const uint8_t *p, size_t c, bool is_signed)
+{
+    return is_signed ? (float)(int8_t)p[c] : (float)p[c];
+}
+
+void nn_q8_resize_bilinear_c(const nn_q8_bilinear *b, uint8_t *out)
+{
+    const bool sgn = b->is_signed;
+    for (size_t c = 0; c < b->nc; c++) {
+        float v = q8_value(b->p00, c, sgn) * b->w00 + q8_value(b->p10, c, sgn) * b->w10 +
+                  q8_value(b->p01, c, sgn) * b->w01 + q8_value(b->p11, c, sgn) * b->w11;
+        if (sgn)
+            out[c] = (uint8_t)(int8_t)(v < -128.0f ? -128.0f : (v > 127.0f ? 127.0f : v));
+        else
+            out[c] = (uint8_t)(v < 0.0f ? 0.0f : (v > 255.0f ? 255.0f : v));
+    }
+}
+
+void nn_q8_accumulate_c(const uint8_t *in, bool is_signed, int32_t *acc, size_t n)
+{
+    if (is_signed)
+        for (size_t i = 0; i < n; i++)
+            acc[i] += (int8_t)in[i];
+    else
+        for (size_t i = 0; i < n; i++)
+            acc[i] += in[i];
+}
+
+int64_t nn_q8_sum_c(const uint8_t *in, bool is_signed, size_t n)
+{
+    int64_t s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += is_signed ? (int8_t)in[i] : in[i];
+    return s;
+}
+
 typedef struct qops_isa {
     void (*lookup)(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
     void (*pool_max)(const nn_q8_window *w, uint8_t *out);
     void (*pool_avg)(const nn_q8_window *w, uint8_t *out);
+    void (*bilinear)(const nn_q8_bilinear *b, uint8_t *out);
+    void (*accumulate)(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
+    int64_t (*sum)(const uint8_t *in, bool is_signed, size_t n);
 } qops_isa;
 
-static const qops_isa isa_c = {nn_q8_lookup_c, nn_q8_pool_max_c, nn_q8_pool_avg_c};
+static const qops_isa isa_c = {nn_q8_lookup_c,          nn_q8_pool_max_c,    nn_q8_pool_avg_c,
+                               nn_q8_resize_bilinear_c, nn_q8_accumulate_c, nn_q8_sum_c};
 #if defined(NN_KERNELS_X86_64)
-static const qops_isa isa_avx2 = {nn_q8_lookup_avx2, nn_q8_pool_max_avx2, nn_q8_pool_avg_avx2};
-static const qops_isa isa_avx512 = {nn_q8_lookup_avx512, nn_q8_pool_max_avx512,
-                                    nn_q8_pool_avg_avx512};
+static const qops_isa isa_avx2 = {nn_q8_lookup_avx2,          nn_q8_pool_max_avx2,
+                                  nn_q8_pool_avg_avx2,        nn_q8_resize_bilinear_avx2,
+                                  nn_q8_accumulate_avx2,      nn_q8_sum_avx2};
+static const qops_isa isa_avx512 = {nn_q8_lookup_avx512,          nn_q8_pool_max_avx512,
+                                    nn_q8_pool_avg_avx512,        nn_q8_resize_bilinear_avx512,
+                                    nn_q8_accumulate_avx512,      nn_q8_sum_avx512};
 #endif
 
 static const qops_isa *qops_isa_get(void)
@@ -87,4 +130,19 @@ void nn_q8_pool_avg(const nn_q8_window *w, uint8_t *out)
         nn_q8_pool_avg_c(w, out);
     else
         qops_isa_get()->pool_avg(w, out);
+}
+
+void nn_q8_resize_bilinear(const nn_q8_bilinear *b, uint8_t *out)
+{
+    qops_isa_get()->bilinear(b, out);
+}
+
+void nn_q8_accumulate(const uint8_t *in, bool is_signed, int32_t *acc, size_t n)
+{
+    qops_isa_get()->accumulate(in, is_signed, acc, n);
+}
+
+int64_t nn_q8_sum(const uint8_t *in, bool is_signed, size_t n)
+{
+    return qops_isa_get()->sum(in, is_signed, n);
 }

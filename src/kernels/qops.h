@@ -3,7 +3,8 @@
  * depthwise convolution: byte table lookups (the quantized LOGISTIC, TANH
  * and the other unary operations, and the requantizing copy of
  * CONCATENATION, all of whose results depend on one input byte) and the
- * quantized MAX_POOL_2D / AVERAGE_POOL_2D window. Each has a portable
+ * quantized MAX_POOL_2D / AVERAGE_POOL_2D window, the quantized bilinear
+ * resize and the sums of a quantized MEAN. Each has a portable
  * definition and AVX2 / AVX-512 versions chosen by nn_isa_current(), equal
  * to it bit for bit (tests/test_qops.c checks every level).
  */
@@ -35,12 +36,41 @@ void nn_q8_pool_max(const nn_q8_window *w, uint8_t *out);
  * TFLite's average pool rounds), lo, hi); an empty window gives clamp(0). */
 void nn_q8_pool_avg(const nn_q8_window *w, uint8_t *out);
 
+/* One output pixel of a quantized RESIZE_BILINEAR over nc contiguous
+ * channels: out[c] = p00[c] * w00 + p10[c] * w10 + p01[c] * w01 +
+ * p11[c] * w11 in float32, summed in that order with every product and sum
+ * rounded (no fused multiply-add), clamped to the type's range and
+ * truncated toward zero, as the operation's portable loop computes it. */
+typedef struct nn_q8_bilinear {
+    const uint8_t *p00, *p01, *p10, *p11;
+    float w00, w01, w10, w11;
+    size_t nc;
+    bool is_signed;
+} nn_q8_bilinear;
+void nn_q8_resize_bilinear(const nn_q8_bilinear *b, uint8_t *out);
+
+/* acc[i] += in[i] as int8 (is_signed) or uint8 values, i < n: the sums of a
+ * quantized MEAN (the caller keeps them below 2^31). */
+void nn_q8_accumulate(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
+
+/* The sum of in[0..n) as int8 or uint8 values. */
+int64_t nn_q8_sum(const uint8_t *in, bool is_signed, size_t n);
+
 /* The portable definitions, and the vector ones (x86-64) for the
  * dispatcher and the tests. The vector averages take windows of fewer than
  * NN_Q8_POOL_VECTOR_MAX pixels, whose float quotients truncate exactly
  * (sums below 2^24, quotients at most 256 away from an integer by 1/count
  * or more, further than the float's error of 256 * 2^-24). */
 #define NN_Q8_POOL_VECTOR_MAX 65536
+void nn_q8_resize_bilinear_c(const nn_q8_bilinear *b, uint8_t *out);
+void nn_q8_accumulate_c(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
+int64_t nn_q8_sum_c(const uint8_t *in, bool is_signed, size_t n);
+void nn_q8_resize_bilinear_avx2(const nn_q8_bilinear *b, uint8_t *out);
+void nn_q8_accumulate_avx2(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
+int64_t nn_q8_sum_avx2(const uint8_t *in, bool is_signed, size_t n);
+void nn_q8_resize_bilinear_avx512(const nn_q8_bilinear *b, uint8_t *out);
+void nn_q8_accumulate_avx512(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
+int64_t nn_q8_sum_avx512(const uint8_t *in, bool is_signed, size_t n);
 void nn_q8_lookup_c(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
 void nn_q8_pool_max_c(const nn_q8_window *w, uint8_t *out);
 void nn_q8_pool_avg_c(const nn_q8_window *w, uint8_t *out);

@@ -124,3 +124,74 @@ void nn_q8_pool_avg_avx2(const nn_q8_window *w, uint8_t *out)
         store_bytes(out + c, _mm256_permute4x64_epi64(b, 0xd8), n);
     }
 }
+
+/* Up to 8 bytes at p as int32 lanes (the rest 0). */
+static inline __attribute__((always_inline)) __m256i widen8(const uint8_t *p, size_t n, bool sgn)
+{
+    __m128i b;
+    if (n >= 8) {
+        b = _mm_loadl_epi64((const __m128i *)(const void *)p);
+    } else {
+        uint8_t buf[8] = {0};
+        memcpy(buf, p, n);
+        b = _mm_loadl_epi64((const __m128i *)(const void *)buf);
+    }
+    return sgn ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+}
+
+/* 8 channels at a time; separate multiplies and adds in the portable
+ * loop's order (the file is built without contraction). */
+void nn_q8_resize_bilinear_avx2(const nn_q8_bilinear *b, uint8_t *out)
+{
+    const bool sgn = b->is_signed;
+    const __m256 w00 = _mm256_set1_ps(b->w00), w01 = _mm256_set1_ps(b->w01);
+    const __m256 w10 = _mm256_set1_ps(b->w10), w11 = _mm256_set1_ps(b->w11);
+    const __m256 lo = _mm256_set1_ps(sgn ? -128.0f : 0.0f), hi = _mm256_set1_ps(sgn ? 127.0f : 255.0f);
+    for (size_t c = 0; c < b->nc; c += 8) {
+        size_t n = b->nc - c < 8 ? b->nc - c : 8;
+        __m256 v = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(widen8(b->p00 + c, n, sgn)), w00),
+                                 _mm256_mul_ps(_mm256_cvtepi32_ps(widen8(b->p10 + c, n, sgn)), w10));
+        v = _mm256_add_ps(v, _mm256_mul_ps(_mm256_cvtepi32_ps(widen8(b->p01 + c, n, sgn)), w01));
+        v = _mm256_add_ps(v, _mm256_mul_ps(_mm256_cvtepi32_ps(widen8(b->p11 + c, n, sgn)), w11));
+        __m256i q = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(v, lo), hi));
+        /* In the type's range already: the saturating packs keep the values. */
+        __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+        w = sgn ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w);
+        if (n == 8) {
+            _mm_storel_epi64((__m128i *)(void *)(out + c), w);
+        } else {
+            uint8_t buf[16];
+            _mm_storeu_si128((__m128i *)(void *)buf, w);
+            memcpy(out + c, buf, n);
+        }
+    }
+}
+
+void nn_q8_accumulate_avx2(const uint8_t *in, bool is_signed, int32_t *acc, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(acc + i));
+        _mm256_storeu_si256((__m256i *)(void *)(acc + i), _mm256_add_epi32(a, widen8(in + i, 8, is_signed)));
+    }
+    for (; i < n; i++)
+        acc[i] += is_signed ? (int8_t)in[i] : in[i];
+}
+
+/* Sums of absolute differences from zero add the bytes in 64-bit lanes;
+ * int8 bytes are first made uint8 (x ^ 0x80 = x + 128). */
+int64_t nn_q8_sum_avx2(const uint8_t *in, bool is_signed, size_t n)
+{
+    const __m256i flip = _mm256_set1_epi8(is_signed ? (char)0x80 : 0);
+    __m256i s = _mm256_setzero_si256();
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i b = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(in + i)), flip);
+        s = _mm256_add_epi64(s, _mm256_sad_epu8(b, _mm256_setzero_si256()));
+    }
+    int64_t sum = _mm256_extract_epi64(s, 0) + _mm256_extract_epi64(s, 1) + _mm256_extract_epi64(s, 2) +
+                  _mm256_extract_epi64(s, 3) - (is_signed ? 128 * (int64_t)i : 0);
+    for (; i < n; i++)
+        sum += is_signed ? (int8_t)in[i] : in[i];
+    return sum;
+}

@@ -219,17 +219,40 @@ static inline __attribute__((always_inline)) void nn_rq_avx512_fold(nn_rq_avx512
     p->off_odd = _mm512_add_epi64(p->off_odd, _mm512_sllv_epi64(z, p->cut_odd));
 }
 
+/* zero + requant(acc) per lane, unclamped (the kernels that narrow with
+ * saturation clamp the bytes instead). */
 static inline __attribute__((always_inline)) __m512i
-nn_rq_avx512_output_folded(const nn_rq_avx512 *p, const bool LEFT, __m512i acc, __m512i lo,
-                           __m512i hi)
+nn_rq_avx512_folded(const nn_rq_avx512 *p, const bool LEFT, __m512i acc)
 {
     if (LEFT)
         acc = _mm512_sllv_epi32(acc, p->left);
     __m512i even = nn_rq_avx512_lane64(acc, p->mult_even, p->off_even, p->tie_even, p->cut_even, p->away);
     __m512i odd = nn_rq_avx512_lane64(_mm512_srli_epi64(acc, 32), p->mult_odd, p->off_odd, p->tie_odd,
                                       p->cut_odd, p->away);
-    __m512i v = _mm512_mask_shuffle_epi32(even, (__mmask16)0xAAAA, odd, _MM_PERM_CDAB);
+    return _mm512_mask_shuffle_epi32(even, (__mmask16)0xAAAA, odd, _MM_PERM_CDAB);
+}
+
+static inline __attribute__((always_inline)) __m512i
+nn_rq_avx512_output_folded(const nn_rq_avx512 *p, const bool LEFT, __m512i acc, __m512i lo,
+                           __m512i hi)
+{
+    __m512i v = nn_rq_avx512_folded(p, LEFT, acc);
     return _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+}
+
+/* Four rows of 16 int32 lanes to bytes, saturating to int8 (out_signed) or
+ * uint8, which is the clamp to the output type's range: 128-bit lane r of
+ * the result holds row r's 16 bytes. Three operations where one
+ * down-converting move per row cost two. */
+static inline __attribute__((always_inline)) __m512i nn_narrow4_avx512(__m512i r0, __m512i r1,
+                                                                       __m512i r2, __m512i r3,
+                                                                       bool out_signed)
+{
+    __m512i w01 = _mm512_packs_epi32(r0, r1), w23 = _mm512_packs_epi32(r2, r3);
+    /* Lane l's dwords: columns 4l..4l+3 of rows 0, 1, 2, 3. */
+    __m512i b = out_signed ? _mm512_packs_epi16(w01, w23) : _mm512_packus_epi16(w01, w23);
+    const __m512i rows = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    return _mm512_permutexvar_epi32(rows, b);
 }
 #endif
 

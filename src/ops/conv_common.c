@@ -412,12 +412,17 @@ int nn_conv_requant_params(const nn_tensor *in, const nn_tensor *filter, const n
      * dividing in double (GetQuantizedConvolutionMultipler); its int8 ones
      * work in double throughout. The last bit of the product moves the
      * multiplier by a unit, enough to flip an output value now and then. */
-    bool float_product = in->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM &&
-                         filter->type != ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
+    bool per_channel = filter->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
+    bool float_product = in->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM && !per_channel;
     for (uint32_t ch = 0; ch < channels; ch++) {
-        double fs = filter->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL
-                        ? filter->channel_quant->scales[ch]
-                        : filter->scale;
+        /* One scale for the whole filter: one multiplier (a compilation
+         * spent a tenth of its time recomputing it per channel). */
+        if (ch > 0 && !per_channel) {
+            mult[ch] = mult[0];
+            shift[ch] = shift[0];
+            continue;
+        }
+        double fs = per_channel ? filter->channel_quant->scales[ch] : filter->scale;
         double m = float_product ? (double)(in->scale * filter->scale) / (double)out->scale
                                  : (double)in->scale * fs / (double)out->scale;
         int sh;

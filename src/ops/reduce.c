@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernels/fp16.h"
+#include "kernels/qops.h"
 #include "kernels/quant.h"
 #include "ops/shape_common.h"
 #include "runtime.h"
@@ -121,8 +122,10 @@ static int reduce_prepare(nn_op_call *c)
     nn_rank_buf_free(&buf);
     if (err)
         return err;
-    size_t row = in->rank ? in->dims[in->rank - 1] : 0;
-    c->scratch_bytes = (nn_tensor_count(c->out[0]) + row) * sizeof(double);
+    size_t row = in->rank ? in->dims[in->rank - 1] : 0, n_out = nn_tensor_count(c->out[0]);
+    c->scratch_bytes = (n_out + row) * sizeof(double);
+    if (c->op_type == ANEURALNETWORKS_MEAN && nn_type_is_quant8(in->type))
+        c->scratch_bytes += n_out * sizeof(int32_t); /* q8_mean_sums */
     return NN_OK;
 }
 
@@ -220,6 +223,35 @@ static fold_fn reduce_fold(int32_t op)
     }
 }
 
+/* The sums of a quantized MEAN in int32 (exact: count * 255 < 2^31 for
+ * each), into acc as doubles, the same values the double folds give;
+ * sums32 holds n_out entries. The innermost rows go to the vector kernels
+ * (kernels/qops.h). */
+static void q8_mean_sums(const nn_tensor *in, const size_t *ostride, uint32_t *idx, size_t n_out,
+                         int32_t *sums32, double *acc)
+{
+    const uint32_t rank = in->rank, last = rank - 1, row_len = in->dims[last];
+    const bool sgn = in->type == T_QA8S;
+    const uint8_t *data = in->data;
+    memset(sums32, 0, n_out * sizeof *sums32);
+    size_t n_in = nn_tensor_count(in), o = 0;
+    for (size_t start = 0; start < n_in && row_len > 0; start += row_len) {
+        if (ostride[last] == 0)
+            sums32[o] += (int32_t)nn_q8_sum(data + start, sgn, row_len);
+        else
+            nn_q8_accumulate(data + start, sgn, sums32 + o, row_len);
+        for (uint32_t d = last; d-- > 0;) {
+            o += ostride[d];
+            if (++idx[d] < in->dims[d])
+                break;
+            o -= ostride[d] * in->dims[d];
+            idx[d] = 0;
+        }
+    }
+    for (size_t i = 0; i < n_out; i++)
+        acc[i] = sums32[i];
+}
+
 static int reduce_execute(nn_op_call *c)
 {
     const nn_tensor *in = c->in[0];
@@ -259,8 +291,13 @@ static int reduce_execute(nn_op_call *c)
     }
     fold_fn fold = reduce_fold(op);
     size_t n_in = nn_tensor_count(in), o = 0;
+    bool q8_sums = op == ANEURALNETWORKS_MEAN && nn_type_is_quant8(in->type) && n_out > 0 &&
+                   n_in / n_out <= INT32_MAX / 255 &&
+                   c->scratch_bytes >= (n_out + row_len) * sizeof(double) + n_out * sizeof(int32_t);
+    if (q8_sums)
+        q8_mean_sums(in, ostride, idx, n_out, (int32_t *)(void *)(row + row_len), acc);
     /* One innermost row at a time, the outer dims walked as an odometer. */
-    for (size_t start = 0; start < n_in && row_len > 0; start += row_len) {
+    for (size_t start = 0; !q8_sums && start < n_in && row_len > 0; start += row_len) {
         load_row(in->data, start, row_len, in->type, row);
         fold(acc + o, ostride[last], row, row_len);
         for (uint32_t d = last; d-- > 0;) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kernels/fp16.h"
+#include "kernels/qops.h"
 #include "ops/shape_common.h"
 #include "util/threadpool.h"
 
@@ -218,6 +219,15 @@ static void resize_rows(void *arg, size_t begin, size_t end)
                     fd[o + ch * j->osc] = fs[i00 + k] * w00 + fs[i10 + k] * w10 +
                                           fs[i01 + k] * w01 + fs[i11 + k] * w11;
                 }
+                continue;
+            }
+            if (!j->p.nchw && (type == T_QA8 || type == T_QA8S)) {
+                /* Contiguous channels: the vector kernel, the same floats. */
+                const uint8_t *q = (const uint8_t *)src;
+                nn_q8_bilinear px = {.p00 = q + i00, .p01 = q + i01, .p10 = q + i10, .p11 = q + i11,
+                                     .w00 = w00, .w01 = w01, .w10 = w10, .w11 = w11,
+                                     .nc = j->is.c, .is_signed = type == T_QA8S};
+                nn_q8_resize_bilinear(&px, (uint8_t *)dst + o);
                 continue;
             }
             for (uint32_t ch = 0; ch < j->is.c; ch++) {

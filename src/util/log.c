@@ -47,7 +47,10 @@ void nn_vlog(const char *fmt, ...)
 /*
  * Why the current call fails. Checks deep in validation record a reason on
  * their thread; the API function that returns the error logs it with its own
- * name and the object concerned, as one line. Only recorded under VLOG.
+ * name and the object concerned, as one line. Only recorded under VLOG,
+ * and with logging off the buffers are never touched: in a library that was
+ * dlopen()ed (TFLite's delegate loads this one so, and the runtime loads
+ * drivers so) glibc allocates them on each thread's first touch.
  */
 static _Thread_local char pending_reason[256];
 static _Thread_local char deferred_reason[256];
@@ -86,13 +89,15 @@ int nn_because(int code, const char *fmt, ...)
 
 void nn_reason_default(const char *text)
 {
-    if (pending_reason[0] == '\0' && nn_vlog_enabled())
+    if (nn_vlog_enabled() && pending_reason[0] == '\0')
         snprintf(pending_reason, sizeof pending_reason, "%s", text);
 }
 
 const char *nn_take_reason(void)
 {
     static _Thread_local char taken[256];
+    if (!nn_vlog_enabled())
+        return "";
     memcpy(taken, pending_reason, sizeof taken);
     pending_reason[0] = '\0';
     return taken;
@@ -100,7 +105,8 @@ const char *nn_take_reason(void)
 
 void nn_reason_clear(void)
 {
-    pending_reason[0] = '\0';
+    if (nn_vlog_enabled())
+        pending_reason[0] = '\0';
 }
 
 int nn_check_value(const nn_op_call *c, bool ok, const char *fmt, ...)
@@ -124,12 +130,14 @@ int nn_check_value(const nn_op_call *c, bool ok, const char *fmt, ...)
 
 const char *nn_deferred_reason(void)
 {
-    return deferred_reason;
+    return nn_vlog_enabled() ? deferred_reason : "";
 }
 
 int nn_fail(int code, const char *fmt, ...)
 {
-    if (code != ANEURALNETWORKS_NO_ERROR && nn_vlog_enabled()) {
+    if (!nn_vlog_enabled())
+        return code;
+    if (code != ANEURALNETWORKS_NO_ERROR) {
         char what[256];
         va_list ap;
         va_start(ap, fmt);
