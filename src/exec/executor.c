@@ -404,6 +404,9 @@ static void *deep_run_main(void *arg)
 
 int nn_run_plan(nn_exec_ctx *ctx, nn_tensor *inputs, nn_tensor *outputs, bool *insufficient)
 {
+    /* Workers asleep since the last computation wake while the first
+     * operation prepares, not in its first parallel loop. */
+    nn_pool_wake();
     const nn_plan *plan = ctx->plan;
     if (plan->nesting <= NN_INLINE_NESTING)
         return nn_run_subplan(ctx, &plan->subs[0], inputs, outputs, insufficient);

@@ -186,6 +186,33 @@ static size_t task_rows(size_t m, size_t n_tasks_cols, size_t mr, size_t k, size
     return mb;
 }
 
+/* The row block (r0) and first panel (p0) of task t. The pool gives each
+ * thread a contiguous run of tasks: when the column blocks split evenly
+ * between the threads, tasks run column block by column block, so that each
+ * thread gets every row of its columns and the same work, whatever a short
+ * last row block costs; otherwise (and on one thread) row block by row
+ * block. */
+typedef struct {
+    size_t mb, row_tasks, col_tasks;
+    bool cols_outer;
+} task_grid;
+
+static task_grid task_grid_of(size_t m, size_t col_tasks, size_t mb)
+{
+    task_grid g = {.mb = mb, .row_tasks = (m + mb - 1) / mb, .col_tasks = col_tasks};
+    size_t threads = (size_t)nn_thread_count();
+    g.cols_outer = threads > 1 && g.col_tasks > 1 && g.col_tasks % threads == 0;
+    return g;
+}
+
+static void task_at(const task_grid *g, size_t t, size_t *r0, size_t *p0)
+{
+    size_t row = g->cols_outer ? t % g->row_tasks : t / g->col_tasks;
+    size_t col = g->cols_outer ? t / g->row_tasks : t % g->col_tasks;
+    *r0 = row * g->mb;
+    *p0 = col * NB_PANELS;
+}
+
 /* The qfused epilogue preparation of isa, NULL when it has none. */
 static nn_qgemm_prepare_fn qprepare_of(const nn_gemm_isa *isa)
 {
@@ -265,7 +292,7 @@ typedef struct {
     bool clamp;
     float *c;
     size_t ldc;
-    size_t mb, col_tasks;
+    task_grid grid;
 } sgemm_job;
 
 static void sgemm_task(void *arg, size_t begin, size_t end)
@@ -273,9 +300,9 @@ static void sgemm_task(void *arg, size_t begin, size_t end)
     const sgemm_job *J = arg;
     const size_t mr = J->isa->s_mr, n = J->bp->n, k = J->bp->k;
     for (size_t t = begin; t < end; t++) {
-        size_t r0 = (t / J->col_tasks) * J->mb;
-        size_t r1 = r0 + J->mb < J->m ? r0 + J->mb : J->m;
-        size_t p0 = (t % J->col_tasks) * NB_PANELS;
+        size_t r0, p0;
+        task_at(&J->grid, t, &r0, &p0);
+        size_t r1 = r0 + J->grid.mb < J->m ? r0 + J->grid.mb : J->m;
         size_t p1 = p0 + NB_PANELS < J->bp->panels ? p0 + NB_PANELS : J->bp->panels;
         for (size_t k0 = 0; k0 < k || k0 == 0; k0 += KC) {
             size_t kc = k - k0 < KC ? k - k0 : KC;
@@ -344,16 +371,16 @@ void nn_sgemm_prepacked(size_t m, const float *a, size_t lda, const nn_sgemm_pac
     sgemm_job J = {.isa = gemm_isa(), .m = m, .a = a, .lda = lda, .bp = bp, .bias = bias,
                    .lo = lo, .hi = hi, .clamp = !(isinf(lo) && lo < 0 && isinf(hi) && hi > 0),
                    .c = c, .ldc = ldc};
-    J.col_tasks = (bp->panels + NB_PANELS - 1) / NB_PANELS;
+    size_t col_tasks = (bp->panels + NB_PANELS - 1) / NB_PANELS;
     /* Tasks of two micro-tile heights per step: B is streamed from L2 once per
      * task, 128 rows (at 8-row tiles) rather than 64 share it. */
-    J.mb = task_rows(m, J.col_tasks, 2 * J.isa->s_mr, bp->k, 0);
+    size_t mb = task_rows(m, col_tasks, 2 * J.isa->s_mr, bp->k, 0);
     /* Row tasks of equal height (the tiles in a task are balanced too):
      * M = 49 in two tasks is 25 + 24 rows, not 48 + 1, whose one-row task
      * would stream its B panels for a single row. */
-    const size_t row_tasks = (m + J.mb - 1) / J.mb;
-    J.mb = (m + row_tasks - 1) / row_tasks;
-    size_t tasks = ((m + J.mb - 1) / J.mb) * J.col_tasks;
+    const size_t row_tasks = (m + mb - 1) / mb;
+    J.grid = task_grid_of(m, col_tasks, (m + row_tasks - 1) / row_tasks);
+    size_t tasks = J.grid.row_tasks * J.grid.col_tasks;
     /* A task costs about mb * 256 * k multiply-adds; small products stay serial. */
     size_t work = m * bp->n * (bp->k ? bp->k : 1);
     if (work < (size_t)1 << 17)
@@ -551,7 +578,7 @@ typedef struct {
     const nn_requant *rq; /* NULL: int32 output */
     void *c;
     size_t ldc;
-    size_t mb, col_tasks;
+    task_grid grid;
 } qgemm_job;
 
 /* Packs rows [i0, i0 + rows) of A, k values from k0 (kc of them), as uint8
@@ -633,9 +660,9 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
     int32_t rowsum[NN_GEMM_MAX_MR] = {0}, row_term[NN_GEMM_MAX_MR] = {0};
     int64_t rterm[NN_GEMM_MAX_MR] = {0};
     for (size_t t = begin; t < end; t++) {
-        size_t r0 = (t / J->col_tasks) * J->mb;
-        size_t r1 = r0 + J->mb < J->m ? r0 + J->mb : J->m;
-        size_t p0 = (t % J->col_tasks) * NB_PANELS;
+        size_t r0, p0;
+        task_at(&J->grid, t, &r0, &p0);
+        size_t r1 = r0 + J->grid.mb < J->m ? r0 + J->grid.mb : J->m;
         size_t p1 = p0 + NB_PANELS < bp->panels ? p0 + NB_PANELS : bp->panels;
         for (size_t pn = p0; pn < p1; pn++) {
             size_t j0 = pn * NR, cols = n - j0 < NR ? n - j0 : NR;
@@ -725,9 +752,9 @@ static void qgemm_run(size_t m, const nn_q8_matrix *a, const nn_qgemm_packed *bp
         return;
     qgemm_job J = {.isa = gemm_isa(), .m = m, .a = a, .bp = bp, .bias = bias, .rq = rq,
                    .c = c, .ldc = ldc};
-    J.col_tasks = (bp->panels + NB_PANELS - 1) / NB_PANELS;
-    J.mb = task_rows(m, J.col_tasks, J.isa->q_mr, bp->k, 64 * 128);
-    size_t tasks = ((m + J.mb - 1) / J.mb) * J.col_tasks;
+    size_t col_tasks = (bp->panels + NB_PANELS - 1) / NB_PANELS;
+    J.grid = task_grid_of(m, col_tasks, task_rows(m, col_tasks, J.isa->q_mr, bp->k, 64 * 128));
+    size_t tasks = J.grid.row_tasks * J.grid.col_tasks;
     size_t work = m * bp->n * (bp->k ? bp->k : 1);
     if (work < (size_t)1 << 18)
         qgemm_task(&J, 0, tasks);

@@ -7,6 +7,7 @@
 #include "kernels/qops.h"
 #include "kernels/quant.h"
 #include "ops/shape_common.h"
+#include "util/threadpool.h"
 
 static int transpose_prepare(nn_op_call *c);
 static int tile_prepare(nn_op_call *c);
@@ -571,31 +572,53 @@ static void requant_rows(const nn_tensor *in, const nn_tensor *out, char *dst, s
         nn_q8_lookup(table, (const uint8_t *)src, (uint8_t *)dst, len);
 }
 
+typedef struct {
+    const nn_op_call *c;
+    uint32_t n, axis;
+    size_t elem, inner, out_row;
+} concat_job;
+
+/* Outer rows [begin, end) of every input into the output. */
+static void concat_rows(void *arg, size_t begin, size_t end)
+{
+    const concat_job *J = arg;
+    const nn_op_call *c = J->c;
+    nn_tensor *out = c->out[0];
+    size_t pos = 0;
+    for (uint32_t i = 0; i < J->n; i++) {
+        const nn_tensor *t = c->in[i];
+        size_t row = (size_t)t->dims[J->axis] * J->inner;
+        char *dst = (char *)out->data + (begin * J->out_row + pos) * J->elem;
+        const char *src = (const char *)t->data + begin * row * J->elem;
+        pos += row;
+        if (row == 0)
+            continue;
+        if (nn_type_is_quant8(t->type) &&
+            (t->scale != out->scale || t->zero_point != out->zero_point)) {
+            requant_rows(t, out, dst, J->out_row, src, end - begin, row);
+            continue;
+        }
+        uint32_t dims[2] = {(uint32_t)(end - begin), (uint32_t)row};
+        ptrdiff_t ds[2] = {(ptrdiff_t)J->out_row, 1}, ss[2] = {(ptrdiff_t)row, 1};
+        nn_copy_strided(dst, ds, src, ss, dims, 2, J->elem);
+    }
+}
+
 static int concat_execute(nn_op_call *c)
 {
     uint32_t n = c->n_in - 1, a;
     nn_tensor *out = c->out[0];
     if (!shp_axis(nn_scalar_i32(c->in[n]), out->rank, &a))
         return ANEURALNETWORKS_OP_FAILED;
-    size_t elem = nn_type_size(out->type);
-    size_t outer = nn_dims_product(out, 0, a), inner = nn_dims_product(out, a + 1, out->rank);
-    size_t out_row = (size_t)out->dims[a] * inner, pos = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const nn_tensor *t = c->in[i];
-        size_t row = (size_t)t->dims[a] * inner;
-        char *dst = (char *)out->data + pos * elem;
-        pos += row;
-        if (row == 0 || outer == 0)
-            continue;
-        if (nn_type_is_quant8(t->type) &&
-            (t->scale != out->scale || t->zero_point != out->zero_point)) {
-            requant_rows(t, out, dst, out_row, t->data, outer, row);
-            continue;
-        }
-        uint32_t dims[2] = {(uint32_t)outer, (uint32_t)row};
-        ptrdiff_t ds[2] = {(ptrdiff_t)out_row, 1}, ss[2] = {(ptrdiff_t)row, 1};
-        nn_copy_strided(dst, ds, t->data, ss, dims, 2, elem);
-    }
+    concat_job J = {.c = c, .n = n, .axis = a, .elem = nn_type_size(out->type),
+                    .inner = nn_dims_product(out, a + 1, out->rank)};
+    size_t outer = nn_dims_product(out, 0, a);
+    J.out_row = (size_t)out->dims[a] * J.inner;
+    if (outer == 0 || J.out_row == 0)
+        return NN_OK;
+    /* Chunks of 64 KiB or more: a copy that small costs about a wake-up. */
+    size_t row_bytes = J.out_row * J.elem;
+    nn_parallel_for(outer, ((size_t)1 << 16) / row_bytes + 1, concat_rows, &J);
     return NN_OK;
 }
 

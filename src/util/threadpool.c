@@ -18,7 +18,23 @@
  * A new loop is announced by incrementing generation (under lock, with a
  * broadcast for sleeping workers); workers and caller poll a little before
  * sleeping, because a model runs its loops back to back and waking a
- * sleeping thread costs more than a small loop. */
+ * sleeping thread costs more than a small loop.
+ *
+ * [0, n) is cut into one contiguous lane per thread (the caller's first),
+ * each taken from its front in chunks by its own thread; a thread done with
+ * its lane takes chunks from the back of the others'. The same thread so
+ * computes the same part of every loop of the same size: an operation reads
+ * the rows of its input that this thread wrote in the previous one, from its
+ * own cache (which an anonymous shared counter loses), while a worker that
+ * is late or never comes costs only the chunks the others take over. */
+#define LANE_END_SHIFT 32
+#define LANE_MASK 0xffffffffu
+
+/* begin (low 32 bits) and end (high 32 bits) of a lane, in units of the loop */
+typedef struct {
+    _Alignas(64) atomic_uint_fast64_t span;
+} lane;
+
 static struct {
     pthread_mutex_t start_lock;
     atomic_bool started;      /* workers is set before started, never after */
@@ -29,11 +45,16 @@ static struct {
     pthread_cond_t done;
     int workers;
     atomic_ulong generation;
+    /* nn_pool_wake's count: a sleeping worker wakes when it changes too,
+     * and polls again */
+    atomic_ulong nudges;
+    atomic_int sleepers; /* workers waiting on wake */
     nn_range_fn fn;
     void *arg;
     size_t n;
-    size_t chunk;
-    atomic_size_t next;
+    size_t unit;  /* items per lane unit: 1 unless n exceeds 32 bits */
+    size_t chunk; /* lane units taken at a time */
+    int lanes;
     /* The current loop's generation (high 32 bits), TICKET_CLOSED, and the
      * count of workers that joined it. The caller waits for the workers
      * that joined, never for one that has not woken yet: on a machine
@@ -41,6 +62,7 @@ static struct {
      * a whole time slice, and the caller does its share meanwhile. */
     atomic_uint_fast64_t ticket;
     atomic_int finished; /* joined workers done with the current loop */
+    lane lane[NN_MAX_WORKERS + 1];
 } pool = {
     .start_lock = PTHREAD_MUTEX_INITIALIZER,
     .job_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -50,14 +72,45 @@ static struct {
     .ticket = (uint_fast64_t)1 << 31, /* TICKET_CLOSED: no loop yet */
 };
 
-static void run_chunks(nn_range_fn fn, void *arg, size_t n, size_t chunk)
+static void run_units(uint_fast64_t from, uint_fast64_t to)
 {
+    size_t begin = (size_t)from * pool.unit, end = (size_t)to * pool.unit;
+    pool.fn(pool.arg, begin, end < pool.n ? end : pool.n);
+}
+
+/* Takes a chunk from the front of lane l (from_back: its back) and runs it;
+ * false when the lane is empty. */
+static bool take_chunk(int l, bool from_back)
+{
+    atomic_uint_fast64_t *span = &pool.lane[l].span;
+    uint_fast64_t s = atomic_load_explicit(span, memory_order_relaxed);
     for (;;) {
-        size_t begin = atomic_fetch_add(&pool.next, chunk);
-        if (begin >= n)
-            break;
-        size_t end = begin + chunk < n ? begin + chunk : n;
-        fn(arg, begin, end);
+        uint_fast64_t begin = s & LANE_MASK, end = s >> LANE_END_SHIFT;
+        if (begin >= end)
+            return false;
+        uint_fast64_t c = end - begin < pool.chunk ? end - begin : pool.chunk;
+        uint_fast64_t next = from_back ? begin | (end - c) << LANE_END_SHIFT
+                                       : (begin + c) | end << LANE_END_SHIFT;
+        if (atomic_compare_exchange_weak(span, &s, next)) {
+            if (from_back)
+                run_units(end - c, end);
+            else
+                run_units(begin, begin + c);
+            return true;
+        }
+    }
+}
+
+/* Runs lane self, then what is left of the others; returns when every chunk
+ * of the loop has been taken (not necessarily finished). */
+static void run_lanes(int self)
+{
+    while (take_chunk(self, false))
+        ;
+    for (int i = 1; i < pool.lanes; i++) {
+        int l = (self + i) % pool.lanes;
+        while (take_chunk(l, true))
+            ;
     }
 }
 
@@ -118,22 +171,33 @@ static bool join_loop(unsigned long gen)
     }
 }
 
-/* start: the generation when the worker was created (no loop in flight). */
+/* start: the worker's lane (low 8 bits) and the generation when it was
+ * created (no loop in flight); a generation cut short by the shift differs
+ * from the current one, which costs the worker one failed join. */
+#define START_LANE_BITS 8
+
 static void *worker_main(void *start)
 {
-    unsigned long seen = (unsigned long)(uintptr_t)start;
+    uintptr_t word = (uintptr_t)start;
+    unsigned long seen = (unsigned long)(word >> START_LANE_BITS);
+    int self = (int)(word & ((1u << START_LANE_BITS) - 1));
     for (;;) {
         if (spin_while_ulong(&pool.generation, seen) == seen) {
             pthread_mutex_lock(&pool.lock);
-            while (atomic_load(&pool.generation) == seen)
+            unsigned long nudges = atomic_load(&pool.nudges);
+            atomic_fetch_add(&pool.sleepers, 1);
+            while (atomic_load(&pool.generation) == seen && atomic_load(&pool.nudges) == nudges)
                 pthread_cond_wait(&pool.wake, &pool.lock);
+            atomic_fetch_sub(&pool.sleepers, 1);
             pthread_mutex_unlock(&pool.lock);
+            if (atomic_load(&pool.generation) == seen)
+                continue; /* nudged: poll for the loop that is coming */
         }
         seen = atomic_load(&pool.generation);
         if (!join_loop(seen))
             continue;
         /* Stable until every joined worker has left the loop (the caller waits). */
-        run_chunks(pool.fn, pool.arg, pool.n, pool.chunk);
+        run_lanes(self);
         int done = atomic_fetch_add(&pool.finished, 1) + 1;
         uint_fast64_t t = atomic_load(&pool.ticket);
         /* Closed: the caller may be asleep, waiting for the last of us. */
@@ -195,6 +259,7 @@ static void pool_parent_fork(void)
 static void pool_child_fork(void)
 {
     pool.workers = 0;
+    atomic_store(&pool.sleepers, 0);
     atomic_store(&pool.ticket, TICKET_CLOSED);
     atomic_store(&pool.finished, 0);
     atomic_store(&pool.started, false);
@@ -218,9 +283,10 @@ static void pool_start(void)
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     int workers = 0;
     for (int i = 0; i < wanted; i++) {
+        uintptr_t start = (uintptr_t)atomic_load(&pool.generation) << START_LANE_BITS |
+                          (uintptr_t)(i + 1);
         pthread_t t;
-        if (pthread_create(&t, &attr, worker_main,
-                           (void *)(uintptr_t)atomic_load(&pool.generation)) != 0)
+        if (pthread_create(&t, &attr, worker_main, (void *)start) != 0)
             break;
         workers++;
     }
@@ -240,6 +306,19 @@ int nn_thread_count(void)
     return pool.workers + 1;
 }
 
+void nn_pool_wake(void)
+{
+    /* Nobody asleep (or no pool yet): nothing to do, and no lock taken. A
+     * worker falling asleep meanwhile is woken by the next loop instead. */
+    if (!atomic_load_explicit(&pool.started, memory_order_acquire) ||
+        atomic_load(&pool.sleepers) == 0)
+        return;
+    pthread_mutex_lock(&pool.lock);
+    atomic_fetch_add(&pool.nudges, 1);
+    pthread_mutex_unlock(&pool.lock);
+    pthread_cond_broadcast(&pool.wake);
+}
+
 void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
 {
     if (n == 0)
@@ -251,17 +330,28 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
         fn(arg, 0, n);
         return;
     }
-    /* A few chunks per thread balance uneven chunk costs. */
-    size_t chunks = (size_t)threads * 4;
-    size_t chunk = (n + chunks - 1) / chunks;
+    /* Lane units fit the lanes' 32-bit bounds. */
+    size_t unit = n / LANE_MASK + 1;
+    size_t units = (n + unit - 1) / unit;
+    /* A few chunks per thread: the steals that even out uneven chunk costs
+     * (or a late worker) move less than a thread's share. */
+    size_t chunk = (n + (size_t)threads * 4 - 1) / ((size_t)threads * 4);
     if (chunk < grain)
         chunk = grain;
+    chunk = (chunk + unit - 1) / unit;
     pthread_mutex_lock(&pool.lock);
     pool.fn = fn;
     pool.arg = arg;
     pool.n = n;
+    pool.unit = unit;
     pool.chunk = chunk;
-    atomic_store(&pool.next, 0);
+    pool.lanes = threads;
+    for (int l = 0; l < threads; l++) {
+        uint_fast64_t begin = units * (size_t)l / (size_t)threads;
+        uint_fast64_t end = units * (size_t)(l + 1) / (size_t)threads;
+        atomic_store_explicit(&pool.lane[l].span, begin | end << LANE_END_SHIFT,
+                              memory_order_relaxed);
+    }
     atomic_store(&pool.finished, 0);
     unsigned long gen = atomic_load(&pool.generation) + 1;
     atomic_store(&pool.ticket, (uint_fast64_t)(uint32_t)gen << 32);
@@ -270,7 +360,7 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     /* After unlocking: a woken worker does not block on the lock at once
      * (the generation changed under it, so no sleeper can miss the wake). */
     pthread_cond_broadcast(&pool.wake);
-    run_chunks(fn, arg, n, chunk);
+    run_lanes(0);
     /* Every chunk is taken: no worker may join from now on. */
     int joined = (int)(atomic_fetch_or(&pool.ticket, TICKET_CLOSED) & TICKET_COUNT);
     if (spin_until(&pool.finished, joined) != joined) {

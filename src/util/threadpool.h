@@ -18,6 +18,11 @@ typedef void (*nn_range_fn)(void *arg, size_t begin, size_t end);
 /* grain: the smallest chunk worth handing to another thread. */
 void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg);
 
+/* Wakes the workers that went to sleep, for loops about to come (a
+ * computation starting): they poll again for a while, so the first loop
+ * does not wait for them to wake. Costs nothing when none sleeps. */
+void nn_pool_wake(void);
+
 /* Threads a parallel loop may use (workers + caller). */
 int nn_thread_count(void);
 
