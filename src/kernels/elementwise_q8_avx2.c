@@ -20,6 +20,11 @@ static inline __attribute__((always_inline)) nn_rq_avx2 lanes_of(int32_t mult, i
     return nn_rq_avx2_init(_mm256_set1_epi32(mult), _mm256_set1_epi32(shift), NN_ROUND_AWAY);
 }
 
+static inline __attribute__((always_inline)) __m256i splat(int32_t x)
+{
+    return _mm256_set1_epi32(x);
+}
+
 /* m (<= 8) bytes from p + i as int32 lanes. */
 static inline __attribute__((always_inline)) __m256i widen(const void *p, size_t i, size_t m,
                                                            bool sgn)
@@ -82,51 +87,5 @@ static inline __attribute__((always_inline)) void row(const nn_ew_arith OP, cons
     }
 }
 
-static inline __attribute__((always_inline)) void rows(const nn_ew_arith OP, const bool SGN,
-                                                       const void *p, const void *a, const void *b,
-                                                       void *o, size_t n, size_t sa, size_t sb)
-{
-    const nn_ew_qparams *q = p;
-    if (n == 0)
-        return;
-    q8_lanes L = {.a = lanes_of(q->ma, q->sha), .b = lanes_of(q->mb, q->shb),
-                  .o = lanes_of(q->mo, q->sho), .za = _mm256_set1_epi32(q->za),
-                  .zb = _mm256_set1_epi32(q->zb), .zo = _mm256_set1_epi32(q->zo),
-                  .lo = _mm256_set1_epi32(q->lo), .hi = _mm256_set1_epi32(q->hi)};
-    if (sa && sb)
-        row(OP, SGN, true, true, &L, a, b, o, n);
-    else if (sa)
-        row(OP, SGN, true, false, &L, a, b, o, n);
-    else if (sb)
-        row(OP, SGN, false, true, &L, a, b, o, n);
-    else
-        row(OP, SGN, false, false, &L, a, b, o, n);
-}
-
-#define ROWS(NAME, OP, SGN)                                                                    \
-    static void NAME(const void *p, const void *a, const void *b, void *o, size_t n, size_t sa, \
-                     size_t sb)                                                                \
-    {                                                                                          \
-        rows(OP, SGN, p, a, b, o, n, sa, sb);                                                  \
-    }
-ROWS(add_s8, NN_EW_ADD, true)
-ROWS(add_u8, NN_EW_ADD, false)
-ROWS(sub_s8, NN_EW_SUB, true)
-ROWS(sub_u8, NN_EW_SUB, false)
-ROWS(mul_s8, NN_EW_MUL, true)
-ROWS(mul_u8, NN_EW_MUL, false)
-#undef ROWS
-
-nn_ew_row_fn nn_ew_q8_row_avx2(nn_ew_arith op, bool is_signed)
-{
-    switch (op) {
-    case NN_EW_ADD:
-        return is_signed ? add_s8 : add_u8;
-    case NN_EW_SUB:
-        return is_signed ? sub_s8 : sub_u8;
-    case NN_EW_MUL:
-        return is_signed ? mul_s8 : mul_u8;
-    default:
-        return NULL;
-    }
-}
+#define Q8_ROW_TABLE nn_ew_q8_row_avx2
+#include "kernels/elementwise_q8_rows.h"
