@@ -53,7 +53,7 @@ static struct {
     void *arg;
     size_t n;
     size_t unit;  /* items per lane unit: 1 unless n exceeds 32 bits */
-    size_t chunk; /* lane units taken at a time */
+    size_t chunk; /* fewest lane units taken at a time */
     int lanes;
     /* The current loop's generation (high 32 bits), TICKET_CLOSED, and the
      * count of workers that joined it. The caller waits for the workers
@@ -79,7 +79,10 @@ static void run_units(uint_fast64_t from, uint_fast64_t to)
 }
 
 /* Takes a chunk from the front of lane l (from_back: its back) and runs it;
- * false when the lane is empty. */
+ * false when the lane is empty. Chunks shrink with what is left of the
+ * lane, down to pool.chunk: few takes while the lane is long, and at its
+ * end pieces small enough that the two threads finish together (a fixed
+ * quarter of a thread's share left one waiting for up to that much). */
 static bool take_chunk(int l, bool from_back)
 {
     atomic_uint_fast64_t *span = &pool.lane[l].span;
@@ -88,7 +91,11 @@ static bool take_chunk(int l, bool from_back)
         uint_fast64_t begin = s & LANE_MASK, end = s >> LANE_END_SHIFT;
         if (begin >= end)
             return false;
-        uint_fast64_t c = end - begin < pool.chunk ? end - begin : pool.chunk;
+        uint_fast64_t left = end - begin, c = left / (2 * (uint_fast64_t)pool.lanes);
+        if (c < pool.chunk)
+            c = pool.chunk;
+        if (c > left)
+            c = left;
         uint_fast64_t next = from_back ? begin | (end - c) << LANE_END_SHIFT
                                        : (begin + c) | end << LANE_END_SHIFT;
         if (atomic_compare_exchange_weak(span, &s, next)) {
@@ -333,9 +340,10 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     /* Lane units fit the lanes' 32-bit bounds. */
     size_t unit = n / LANE_MASK + 1;
     size_t units = (n + unit - 1) / unit;
-    /* A few chunks per thread: the steals that even out uneven chunk costs
-     * (or a late worker) move less than a thread's share. */
-    size_t chunk = (n + (size_t)threads * 4 - 1) / ((size_t)threads * 4);
+    /* The smallest chunk (take_chunk): grain, but no less than a 64th of a
+     * thread's share, so that a loop of many tiny items costs a bounded
+     * number of takes. */
+    size_t chunk = (n + (size_t)threads * 64 - 1) / ((size_t)threads * 64);
     if (chunk < grain)
         chunk = grain;
     chunk = (chunk + unit - 1) / unit;
