@@ -62,6 +62,10 @@ static struct {
      * a whole time slice, and the caller does its share meanwhile. */
     atomic_uint_fast64_t ticket;
     atomic_int finished; /* joined workers done with the current loop */
+    /* The caller sleeps on done (it polled SPIN_NS in vain): only then does
+     * the last worker take the lock to signal it, which otherwise costs
+     * every loop a lock the caller's next loop may find held. */
+    atomic_bool caller_asleep;
     lane lane[NN_MAX_WORKERS + 1];
 } pool = {
     .start_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -207,8 +211,11 @@ static void *worker_main(void *start)
         run_lanes(self);
         int done = atomic_fetch_add(&pool.finished, 1) + 1;
         uint_fast64_t t = atomic_load(&pool.ticket);
-        /* Closed: the caller may be asleep, waiting for the last of us. */
-        if ((t & TICKET_CLOSED) && done == (int)(t & TICKET_COUNT)) {
+        /* Closed, and the caller asleep waiting for the last of us. It sets
+         * caller_asleep before it reads finished, we read it after adding
+         * to finished: one of us sees the other's write. */
+        if ((t & TICKET_CLOSED) && done == (int)(t & TICKET_COUNT) &&
+            atomic_load(&pool.caller_asleep)) {
             pthread_mutex_lock(&pool.lock);
             pthread_cond_signal(&pool.done);
             pthread_mutex_unlock(&pool.lock);
@@ -269,6 +276,7 @@ static void pool_child_fork(void)
     atomic_store(&pool.sleepers, 0);
     atomic_store(&pool.ticket, TICKET_CLOSED);
     atomic_store(&pool.finished, 0);
+    atomic_store(&pool.caller_asleep, false);
     atomic_store(&pool.started, false);
     pthread_cond_init(&pool.wake, NULL);
     pthread_cond_init(&pool.done, NULL);
@@ -373,8 +381,10 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     int joined = (int)(atomic_fetch_or(&pool.ticket, TICKET_CLOSED) & TICKET_COUNT);
     if (spin_until(&pool.finished, joined) != joined) {
         pthread_mutex_lock(&pool.lock);
+        atomic_store(&pool.caller_asleep, true);
         while (atomic_load(&pool.finished) != joined)
             pthread_cond_wait(&pool.done, &pool.lock);
+        atomic_store(&pool.caller_asleep, false);
         pthread_mutex_unlock(&pool.lock);
     }
     pthread_mutex_unlock(&pool.job_lock);
