@@ -19,7 +19,10 @@
  * The thread pool reads NNAPI_LINUX_THREADS once per process, so each thread
  * count runs in a child process started with it. --layers times every
  * convolution of the selected models as its own one-operation model instead,
- * and after the last thread count the speed-up of each layer too.
+ * and after the last thread count the speed-up of each layer too. A layer
+ * shorter than a few tens of microseconds shows too little: between two of
+ * its computes XNNPACK's run outlasts the pool's polling, and our worker,
+ * asleep, joins 10-30 us into the next (a whole 7x7 layer).
  * --rounds N runs the thread counts N times in turn (a child each time) and
  * prints the speed-ups from the medians over the rounds, with their range:
  * on a machine whose load changes, one thread count's child would otherwise
