@@ -294,7 +294,7 @@ static void hash_bytes(const void *data, size_t bytes, uint64_t seed, uint8_t ou
 {
     nn_hasher h;
     nn_hash_init(&h, seed);
-    nn_hash_update(&h, data, bytes);
+    nn_hash_update_on(&h, data, bytes, nn_isa_current());
     nn_hash_final(&h, out);
 }
 
