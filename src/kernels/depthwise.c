@@ -5,6 +5,8 @@
  * taps clipped, so the vector kernels need no bounds checks. A depth
  * multiplier above 1 first replicates each input channel multiplier times
  * (small for the usual few input channels), making every case multiplier 1.
+ * Quantized 3x3 filters take the interior of each output row in one run
+ * (nn_dw_q8_run_fn) with the input zero point folded into the bias.
  */
 #include "kernels/depthwise.h"
 
@@ -24,14 +26,16 @@
 typedef struct dw_isa {
     nn_dw_f32_fn f32;
     nn_dw_q8_fn q8;
+    nn_dw_q8_run_fn q8_run; /* NULL: the tiles take the whole row */
 } dw_isa;
 
-static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c};
+static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c, nn_dw_run_q8_c};
 #if defined(NN_KERNELS_X86_64)
-static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2};
-static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512};
+static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2, nn_dw_run_q8_avx2};
+static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512,
+                                  nn_dw_run_q8_avx512};
 #elif defined(NN_KERNELS_AARCH64)
-static const dw_isa isa_neon = {nn_dw_tile_f32_neon, nn_dw_tile_q8_neon};
+static const dw_isa isa_neon = {nn_dw_tile_f32_neon, nn_dw_tile_q8_neon, NULL};
 #endif
 /* The tiles of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const dw_isa *dw_isa_get(void)
@@ -95,6 +99,90 @@ void nn_dw_tile_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_
     }
 }
 
+/* The filter value in the low 16 bits of a packed one (nn_dw_pack16). */
+static inline int32_t unpack16(int32_t v)
+{
+    v &= 0xffff;
+    return v >= 0x8000 ? v - 0x10000 : v;
+}
+
+void nn_dw_run_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
+                    const int32_t *f, const nn_dw_out *o, uint8_t *out)
+{
+    for (size_t p = 0; p < px; p++) {
+        const uint8_t *ip = in + p * t->in_px;
+        uint8_t *op = out + p * t->out_px;
+        for (size_t c = 0; c < t->nc; c++) {
+            int32_t acc = o->bias[c];
+            for (size_t r = 0; r < t->rows; r++)
+                for (size_t j = 0; j < 3; j++) {
+                    uint8_t x = ip[r * t->in_row + j * t->in_col + c];
+                    int32_t v = in_signed ? (int8_t)x : x;
+                    acc = nn_wrapping_add_i32(acc, v * unpack16(f[r * t->f_row + j * t->f_col + c]));
+                }
+            op[c] = (uint8_t)nn_requant_output(acc, o->mult[c], o->shift[c], NN_DW_ROUNDING,
+                                               o->out_zero, o->lo, o->hi);
+        }
+    }
+}
+
+/* ---- weights ---- */
+
+struct nn_dw_q8_weights {
+    nn_dw_quant q;       /* bias, mult and shift point into this block */
+    int32_t *wf;         /* [tap][channel]: the filter minus its zero point */
+    int32_t *packed;     /* 3x3 filters: wf packed (nn_dw_pack16), else NULL */
+    int32_t *row_bias;   /* 3x3: [r_lo * 3 + r_hi - 1][channel], r_lo < r_hi: the bias
+                          * minus in_zero * the sum of filter rows [r_lo, r_hi) */
+};
+
+int nn_dw_q8_weights_build(const nn_dw_geom *g, const void *filter, const nn_dw_quant *q,
+                           nn_dw_q8_weights **wp)
+{
+    *wp = NULL;
+    size_t taps = (size_t)g->f_h * g->f_w, oc = g->out_c;
+    bool three = g->f_h == 3 && g->f_w == 3;
+    size_t words = taps * oc + 3 * oc + (three ? taps * oc + 9 * oc : 0);
+    nn_dw_q8_weights *w = malloc(sizeof *w + words * sizeof(int32_t) + 1);
+    if (!w)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    w->q = *q;
+    w->wf = (int32_t *)(w + 1);
+    int32_t *bias = w->wf + taps * oc, *mult = bias + oc, *shift = mult + oc;
+    w->packed = three ? shift + oc : NULL;
+    w->row_bias = three ? w->packed + taps * oc : NULL;
+    for (size_t i = 0; i < taps * oc; i++)
+        w->wf[i] = (q->filter_signed ? ((const int8_t *)filter)[i] : ((const uint8_t *)filter)[i]) -
+                   q->filter_zero;
+    for (size_t c = 0; c < oc; c++) {
+        bias[c] = q->bias ? q->bias[c] : 0;
+        mult[c] = q->mult[c];
+        shift[c] = q->shift[c];
+    }
+    w->q.bias = bias;
+    w->q.mult = mult;
+    w->q.shift = shift;
+    if (three) {
+        for (size_t i = 0; i < taps * oc; i++)
+            w->packed[i] = nn_dw_pack16(w->wf[i]);
+        for (size_t lo = 0; lo < 3; lo++)
+            for (size_t hi = lo + 1; hi <= 3; hi++)
+                for (size_t c = 0; c < oc; c++) {
+                    int64_t sum = 0;
+                    for (size_t r = lo; r < hi; r++)
+                        for (size_t j = 0; j < 3; j++)
+                            sum += w->wf[(r * 3 + j) * oc + c];
+                    /* the kernels' wrapping 32-bit sums */
+                    w->row_bias[(lo * 3 + hi - 1) * oc + c] =
+                        nn_wrapping_add_i32(bias[c], (int32_t)(uint32_t)(-(int64_t)q->in_zero * sum));
+                }
+    }
+    *wp = w;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+void nn_dw_q8_weights_free(nn_dw_q8_weights *w) { free(w); }
+
 /* ---- rows ---- */
 
 typedef struct dw_job {
@@ -107,6 +195,8 @@ typedef struct dw_job {
     const nn_dw_quant *q;
     const int32_t *qbias; /* quantized: bias (zeros when absent) */
     const int32_t *wf;   /* quantized filter minus its zero point */
+    const nn_dw_q8_weights *w; /* quantized */
+    bool run;            /* quantized: the interior columns by isa->q8_run */
     size_t xa, xb;       /* output columns whose taps all fall inside the input */
     void *out;
 } dw_job;
@@ -194,6 +284,17 @@ static void dw_row_tiles(const dw_job *J, size_t n, size_t oy)
     for (size_t ox = 0, px; ox < g->out_w; ox += px) {
         size_t c_lo = 0, c_hi = g->f_w;
         int64_t xbase = (int64_t)ox * g->stride_w - g->pad_l;
+        if (J->run && ox == J->xa && ox < J->xb && t.rows) {
+            const nn_dw_q8_weights *w = J->w;
+            px = J->xb - ox;
+            t.cols = 3;
+            nn_dw_out o = {w->row_bias + (r_lo * 3 + r_hi - 1) * C, w->q.mult, w->q.shift,
+                           w->q.out_zero, J->q->lo, J->q->hi};
+            J->isa->q8_run(&t, px, (const uint8_t *)J->in + (row_px + (size_t)xbase) * C,
+                           w->q.in_signed, w->packed + r_lo * 3 * C, &o,
+                           (uint8_t *)J->out + ((n * g->out_h + oy) * g->out_w + ox) * C);
+            continue;
+        }
         if (ox >= J->xa && ox < J->xb) {
             size_t run = J->xb - ox;
             /* Many channels: 4 pixels over wider channel blocks. */
@@ -304,20 +405,18 @@ int nn_depthwise_f32(const nn_dw_geom *g, const float *in, const float *filter,
     return ANEURALNETWORKS_NO_ERROR;
 }
 
-int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
-                    const nn_dw_quant *q, void *out)
+int nn_depthwise_q8_built(const nn_dw_geom *g, const void *in, const nn_dw_q8_weights *w,
+                          int32_t lo, int32_t hi, void *out)
 {
-    size_t taps = (size_t)g->f_h * g->f_w, oc = g->out_c;
-    int32_t *wf = malloc((taps * oc + oc + 1) * sizeof(int32_t));
-    if (!wf)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
-    int32_t *bias = wf + taps * oc;
-    for (size_t i = 0; i < taps * oc; i++)
-        wf[i] = (q->filter_signed ? ((const int8_t *)filter)[i] : ((const uint8_t *)filter)[i]) -
-                q->filter_zero;
-    for (size_t c = 0; c < oc; c++)
-        bias[c] = q->bias ? q->bias[c] : 0;
-    dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .q = q, .qbias = bias, .wf = wf, .out = out};
+    size_t taps = (size_t)g->f_h * g->f_w;
+    nn_dw_quant q = w->q;
+    q.lo = lo;
+    q.hi = hi;
+    dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .q = &q, .qbias = w->q.bias, .wf = w->wf,
+                .w = w, .out = out};
+    /* The runs load the pixels' shared columns once: next to each other
+     * (dilation 1), 1 or 2 columns apart. */
+    J.run = J.isa->q8_run && w->packed && g->dil_w == 1 && (g->stride_w == 1 || g->stride_w == 2);
     int rc = ANEURALNETWORKS_NO_ERROR;
     void *expanded = NULL;
     if (taps > NN_DW_MAX_TAPS)
@@ -329,9 +428,22 @@ int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
         else
             J.isa = NULL;
     }
+    if (!J.isa)
+        J.run = false;
     if (rc == ANEURALNETWORKS_NO_ERROR)
         run_rows(g, &J);
     free(expanded);
-    free(wf);
+    return rc;
+}
+
+int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
+                    const nn_dw_quant *q, void *out)
+{
+    nn_dw_q8_weights *w;
+    int rc = nn_dw_q8_weights_build(g, filter, q, &w);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    rc = nn_depthwise_q8_built(g, in, w, q->lo, q->hi, out);
+    nn_dw_q8_weights_free(w);
     return rc;
 }

@@ -207,3 +207,132 @@ void nn_dw_tile_q8_avx2(const nn_dw_tile *t, size_t px, const uint8_t *in, bool 
         nn_dw_tile_q8_c(&r, px, in + nv, in_signed, in_zero, f + nv, &tail, out + nv);
     }
 }
+
+/* ---- runs (nn_dw_q8_run_fn) ---- */
+
+/* 4 pixels' 8 channels of zero + requant (unclamped) to bytes, clamped to
+ * [lo, hi] (inside the range the packs saturate to: signed bytes when
+ * lo < 0, which only int8 has), stored 8 per pixel. */
+static inline __attribute__((always_inline)) void store4(bool out_signed, __m256i a, __m256i b,
+                                                         __m256i c, __m256i d, __m256i lo,
+                                                         __m256i hi, size_t step, uint8_t *out)
+{
+    __m256i w = out_signed ? _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d))
+                           : _mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
+    w = out_signed ? _mm256_min_epi8(_mm256_max_epi8(w, lo), hi)
+                   : _mm256_min_epu8(_mm256_max_epu8(w, lo), hi);
+    /* 128-bit lane l: channels 4l..4l+3 of a, b, c, d in turn. */
+    w = _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    __m128i ab = _mm256_castsi256_si128(w), cd = _mm256_extracti128_si256(w, 1);
+    _mm_storel_epi64((__m128i *)(void *)out, ab);
+    _mm_storeh_pi((__m64 *)(void *)(out + step), _mm_castsi128_ps(ab));
+    _mm_storel_epi64((__m128i *)(void *)(out + 2 * step), cd);
+    _mm_storeh_pi((__m64 *)(void *)(out + 3 * step), _mm_castsi128_ps(cd));
+}
+
+/* PX (4 or 1) pixels of 8 channels over ROWS filter rows, S input columns
+ * apart: each input column is widened once and multiplied into every pixel
+ * it reaches. A product takes one 16-bit multiply-add pair: the input's low
+ * 16 bits times the filter value, its high 16 bits (0 or the sign) times 0. */
+static inline __attribute__((always_inline)) void
+run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t,
+          const uint8_t *in, const __m256i *fv, __m256i bias, const nn_rq_avx2 *rq,
+          bool out_signed, __m256i lo, __m256i hi, __m256i blo, __m256i bhi, uint8_t *out)
+{
+    __m256i acc[4];
+#pragma GCC unroll 4
+    for (int p = 0; p < PX; p++)
+        acc[p] = bias;
+#pragma GCC unroll 3
+    for (int r = 0; r < ROWS; r++) {
+        const uint8_t *ir = in + (size_t)r * t->in_row;
+#pragma GCC unroll 9
+        for (int q = 0; q < S * (PX - 1) + 3; q++) {
+            const __m256i x = load_q8(SIGNED, ir + (size_t)q * t->in_col);
+#pragma GCC unroll 3
+            for (int j = 0; j < 3; j++) {
+                const int p = (q - j) / S;
+                if (q >= j && (q - j) % S == 0 && p < PX)
+                    acc[p] = _mm256_add_epi32(acc[p], _mm256_madd_epi16(x, fv[r * 3 + j]));
+            }
+        }
+    }
+    if (PX == 1) {
+        __m256i v = _mm256_min_epi32(_mm256_max_epi32(nn_rq_avx2_apply(rq, acc[0]), lo), hi);
+        store8(out, v, out_signed);
+        return;
+    }
+    store4(out_signed, nn_rq_avx2_apply(rq, acc[0]), nn_rq_avx2_apply(rq, acc[1]),
+           nn_rq_avx2_apply(rq, acc[2]), nn_rq_avx2_apply(rq, acc[3]), blo, bhi, t->out_px, out);
+}
+
+static inline __attribute__((always_inline)) void run_all(const int S, const int ROWS,
+                                                          const bool SIGNED, const nn_dw_tile *t,
+                                                          size_t px, size_t nv, const uint8_t *in,
+                                                          const int32_t *f, const nn_dw_out *o,
+                                                          uint8_t *out)
+{
+    const __m256i lo = _mm256_set1_epi32(o->lo), hi = _mm256_set1_epi32(o->hi);
+    const __m256i blo = _mm256_set1_epi8((char)o->lo), bhi = _mm256_set1_epi8((char)o->hi);
+    const bool out_signed = o->lo < 0;
+    const size_t step = (size_t)S * t->in_col;
+    for (size_t c = 0; c < nv; c += 8) {
+        __m256i fv[9];
+#pragma GCC unroll 3
+        for (int r = 0; r < ROWS; r++)
+#pragma GCC unroll 3
+            for (int j = 0; j < 3; j++)
+                fv[r * 3 + j] = _mm256_loadu_si256(
+                    (const __m256i *)(const void *)(f + (size_t)r * t->f_row + (size_t)j * t->f_col + c));
+        const __m256i bias = _mm256_loadu_si256((const __m256i *)(const void *)(o->bias + c));
+        nn_rq_avx2 rq = nn_rq_avx2_init(_mm256_loadu_si256((const __m256i *)(const void *)(o->mult + c)),
+                                        _mm256_loadu_si256((const __m256i *)(const void *)(o->shift + c)),
+                                        NN_DW_ROUNDING);
+        nn_rq_avx2_fold(&rq, o->out_zero);
+        size_t p = 0;
+        for (; p + 4 <= px; p += 4)
+            run_chunk(4, S, ROWS, SIGNED, t, in + p * step + c, fv, bias, &rq, out_signed, lo, hi,
+                      blo, bhi, out + p * t->out_px + c);
+        for (; p < px; p++)
+            run_chunk(1, S, ROWS, SIGNED, t, in + p * step + c, fv, bias, &rq, out_signed, lo, hi,
+                      blo, bhi, out + p * t->out_px + c);
+    }
+}
+
+static inline __attribute__((always_inline)) void run_rows(const int S, const bool SIGNED,
+                                                           const nn_dw_tile *t, size_t px,
+                                                           size_t nv, const uint8_t *in,
+                                                           const int32_t *f, const nn_dw_out *o,
+                                                           uint8_t *out)
+{
+    switch (t->rows) {
+    case 3:
+        run_all(S, 3, SIGNED, t, px, nv, in, f, o, out);
+        break;
+    case 2:
+        run_all(S, 2, SIGNED, t, px, nv, in, f, o, out);
+        break;
+    default:
+        run_all(S, 1, SIGNED, t, px, nv, in, f, o, out);
+    }
+}
+
+void nn_dw_run_q8_avx2(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
+                       const int32_t *f, const nn_dw_out *o, uint8_t *out)
+{
+    size_t nv = t->nc & ~(size_t)7;
+    const bool two = t->in_px != t->in_col;
+    if (in_signed && two)
+        run_rows(2, true, t, px, nv, in, f, o, out);
+    else if (in_signed)
+        run_rows(1, true, t, px, nv, in, f, o, out);
+    else if (two)
+        run_rows(2, false, t, px, nv, in, f, o, out);
+    else
+        run_rows(1, false, t, px, nv, in, f, o, out);
+    if (nv < t->nc) {
+        nn_dw_tile r = tail_of(t, nv);
+        nn_dw_out tail = {o->bias + nv, o->mult + nv, o->shift + nv, o->out_zero, o->lo, o->hi};
+        nn_dw_run_q8_c(&r, px, in + nv, in_signed, f + nv, &tail, out + nv);
+    }
+}

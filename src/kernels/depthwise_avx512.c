@@ -208,3 +208,157 @@ void nn_dw_tile_q8_avx512(const nn_dw_tile *t, size_t px, const uint8_t *in, boo
     else
         q8_tiles(false, t, px, in, in_zero, f, o, out);
 }
+
+/* ---- runs (nn_dw_q8_run_fn) ---- */
+
+/* zero + requant(acc) of one pixel's 16 channels, unclamped: with the zero
+ * point folded into the rounding terms when FOLDED (every lane's shift in
+ * [-NN_RQ_FOLD_MAX_RIGHT, 0]). */
+static inline __attribute__((always_inline)) __m512i run_requant(const bool FOLDED,
+                                                                const nn_rq_avx512 *rq,
+                                                                __m512i zero, __m512i acc)
+{
+    return FOLDED ? nn_rq_avx512_folded(rq, false, acc)
+                  : _mm512_add_epi32(nn_rq_avx512_apply(rq, acc), zero);
+}
+
+/* Bytes clamped to [lo, hi], which lies inside the range the narrowing
+ * saturated to: signed bytes when lo < 0 (only int8 has such values). */
+static inline __attribute__((always_inline)) __m512i clamp_bytes(bool out_signed, __m512i v,
+                                                                 __m512i lo, __m512i hi)
+{
+    return out_signed ? _mm512_min_epi8(_mm512_max_epi8(v, lo), hi)
+                      : _mm512_min_epu8(_mm512_max_epu8(v, lo), hi);
+}
+
+/* PX pixels (a multiple of 4, or 1) of 16 channels from channel c over ROWS
+ * filter rows, the pixels S input columns apart: each input column is
+ * widened once and multiplied into every pixel it reaches (at most 3). A
+ * product takes one 16-bit multiply-add pair: the input's low 16 bits times
+ * the filter value, its high 16 bits (0 or the sign) times 0. */
+static inline __attribute__((always_inline)) void
+run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const bool FOLDED,
+          const nn_dw_tile *t, __mmask16 k, const uint8_t *in, const __m512i *fv, __m512i bias,
+          const nn_rq_avx512 *rq, __m512i zero, bool out_signed, __m512i blo, __m512i bhi,
+          __m512i lo, __m512i hi, uint8_t *out)
+{
+    __m512i acc[8];
+#pragma GCC unroll 8
+    for (int p = 0; p < PX; p++)
+        acc[p] = bias;
+#pragma GCC unroll 3
+    for (int r = 0; r < ROWS; r++) {
+        const uint8_t *ir = in + (size_t)r * t->in_row;
+#pragma GCC unroll 17
+        for (int q = 0; q < S * (PX - 1) + 3; q++) {
+            const __m512i x = load_q8(SIGNED, k, ir + (size_t)q * t->in_col);
+#pragma GCC unroll 3
+            for (int j = 0; j < 3; j++) {
+                const int p = (q - j) / S;
+                if (q >= j && (q - j) % S == 0 && p < PX)
+                    acc[p] = _mm512_dpwssd_epi32(acc[p], x, fv[r * 3 + j]);
+            }
+        }
+    }
+    if (PX == 1) {
+        __m512i v = _mm512_min_epi32(_mm512_max_epi32(run_requant(FOLDED, rq, zero, acc[0]), lo), hi);
+        _mm_mask_storeu_epi8(out, k, _mm512_cvtepi32_epi8(v));
+        return;
+    }
+#pragma GCC unroll 2
+    for (int p = 0; p < PX; p += 4) {
+        __m512i b = nn_narrow4_avx512(run_requant(FOLDED, rq, zero, acc[p]),
+                                      run_requant(FOLDED, rq, zero, acc[p + 1]),
+                                      run_requant(FOLDED, rq, zero, acc[p + 2]),
+                                      run_requant(FOLDED, rq, zero, acc[p + 3]), out_signed);
+        b = clamp_bytes(out_signed, b, blo, bhi);
+        _mm_mask_storeu_epi8(out + (size_t)p * t->out_px, k, _mm512_castsi512_si128(b));
+        _mm_mask_storeu_epi8(out + (size_t)(p + 1) * t->out_px, k, _mm512_extracti32x4_epi32(b, 1));
+        _mm_mask_storeu_epi8(out + (size_t)(p + 2) * t->out_px, k, _mm512_extracti32x4_epi32(b, 2));
+        _mm_mask_storeu_epi8(out + (size_t)(p + 3) * t->out_px, k, _mm512_extracti32x4_epi32(b, 3));
+    }
+}
+
+/* Every pixel of the run for the 16 channels from c: the filter and the
+ * requantization constants are set up once for the whole row. */
+static inline __attribute__((always_inline)) void
+run_block(const int S, const int ROWS, const bool SIGNED, const bool FOLDED, const nn_dw_tile *t,
+          size_t px, size_t c, __mmask16 k, const uint8_t *in, const int32_t *f,
+          const nn_dw_out *o, uint8_t *out)
+{
+    __m512i fv[9];
+#pragma GCC unroll 3
+    for (int r = 0; r < ROWS; r++)
+#pragma GCC unroll 3
+        for (int j = 0; j < 3; j++)
+            fv[r * 3 + j] = _mm512_maskz_loadu_epi32(k, f + (size_t)r * t->f_row + (size_t)j * t->f_col + c);
+    const __m512i bias = _mm512_maskz_loadu_epi32(k, o->bias + c);
+    nn_rq_avx512 rq = nn_rq_avx512_init(_mm512_maskz_loadu_epi32(k, o->mult + c),
+                                        _mm512_maskz_loadu_epi32(k, o->shift + c), NN_DW_ROUNDING);
+    if (FOLDED)
+        nn_rq_avx512_fold(&rq, o->out_zero);
+    const __m512i zero = _mm512_set1_epi32(o->out_zero);
+    const __m512i lo = _mm512_set1_epi32(o->lo), hi = _mm512_set1_epi32(o->hi);
+    const bool out_signed = o->lo < 0;
+    const __m512i blo = _mm512_set1_epi8((char)o->lo), bhi = _mm512_set1_epi8((char)o->hi);
+    const size_t step = (size_t)S * t->in_col;
+    size_t p = 0;
+    for (; p + 8 <= px; p += 8)
+        run_chunk(8, S, ROWS, SIGNED, FOLDED, t, k, in + p * step + c, fv, bias, &rq, zero,
+                  out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
+    for (; p + 4 <= px; p += 4)
+        run_chunk(4, S, ROWS, SIGNED, FOLDED, t, k, in + p * step + c, fv, bias, &rq, zero,
+                  out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
+    for (; p < px; p++)
+        run_chunk(1, S, ROWS, SIGNED, FOLDED, t, k, in + p * step + c, fv, bias, &rq, zero,
+                  out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
+}
+
+static inline __attribute__((always_inline)) void run_all(const int S, const int ROWS,
+                                                          const bool SIGNED, const nn_dw_tile *t,
+                                                          size_t px, const uint8_t *in,
+                                                          const int32_t *f, const nn_dw_out *o,
+                                                          uint8_t *out)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i most = _mm512_set1_epi32(-NN_RQ_FOLD_MAX_RIGHT);
+    for (size_t c = 0; c < t->nc; c += 16) {
+        const __mmask16 k = lanes(t->nc - c);
+        const __m512i sh = _mm512_maskz_loadu_epi32(k, o->shift + c);
+        if (_mm512_cmpgt_epi32_mask(sh, zero) == 0 && _mm512_cmplt_epi32_mask(sh, most) == 0)
+            run_block(S, ROWS, SIGNED, true, t, px, c, k, in, f, o, out);
+        else
+            run_block(S, ROWS, SIGNED, false, t, px, c, k, in, f, o, out);
+    }
+}
+
+static inline __attribute__((always_inline)) void run_rows(const int S, const bool SIGNED,
+                                                           const nn_dw_tile *t, size_t px,
+                                                           const uint8_t *in, const int32_t *f,
+                                                           const nn_dw_out *o, uint8_t *out)
+{
+    switch (t->rows) {
+    case 3:
+        run_all(S, 3, SIGNED, t, px, in, f, o, out);
+        break;
+    case 2:
+        run_all(S, 2, SIGNED, t, px, in, f, o, out);
+        break;
+    default:
+        run_all(S, 1, SIGNED, t, px, in, f, o, out);
+    }
+}
+
+void nn_dw_run_q8_avx512(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
+                         const int32_t *f, const nn_dw_out *o, uint8_t *out)
+{
+    const bool two = t->in_px != t->in_col;
+    if (in_signed && two)
+        run_rows(2, true, t, px, in, f, o, out);
+    else if (in_signed)
+        run_rows(1, true, t, px, in, f, o, out);
+    else if (two)
+        run_rows(2, false, t, px, in, f, o, out);
+    else
+        run_rows(1, false, t, px, in, f, o, out);
+}
