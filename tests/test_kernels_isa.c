@@ -241,8 +241,10 @@ static void check_depthwise_q8(const level *L)
 /* The quantized depthwise runs (nn_dw_q8_run_fn: packed filter, the input
  * zero point folded into the bias) against the portable tile on the same
  * taps: same bytes, over channel tails, strides 1 and 2, 1 to 3 filter
- * rows, run lengths crossing every chunk size, int8 and uint8 with non-zero
- * zero points, clamp ranges, any shift and extreme biases. */
+ * rows, run lengths crossing every chunk size, with and without a first
+ * pixel missing its column 0 (lead) and a last one missing its column 2
+ * (trail), int8 and uint8 with non-zero zero points, clamp ranges, any
+ * shift and extreme biases. */
 static void check_depthwise_q8_runs(void)
 {
     static const struct {
@@ -274,45 +276,60 @@ static void check_depthwise_q8_runs(void)
             for (size_t a = 0; a < sizeof ncs / sizeof ncs[0]; a++)
                 for (size_t p = 0; p < sizeof pxs / sizeof pxs[0]; p++)
                     for (size_t stride = 1; stride <= 2; stride++)
-                        for (size_t rows = 1; rows <= 3; rows++) {
-                            size_t nc = ncs[a];
-                            nn_dw_tile t = {.rows = rows, .cols = 3, .in_row = COLS * nc,
-                                            .in_col = nc, .in_px = stride * nc, .f_row = 3 * nc,
-                                            .f_col = nc, .nc = nc, .out_px = nc};
-                            bool in_signed = round & 1, out_signed = round & 2;
-                            for (size_t i = 0; i < 3 * COLS * nc; i++)
-                                in[i] = (uint8_t)rnd();
-                            for (size_t i = 0; i < 9 * nc; i++) {
-                                filt[i] = rnd_range(-255, 255);
-                                packed[i] = nn_dw_pack16(filt[i]);
+                        for (size_t rows = 1; rows <= 3; rows++)
+                            for (int edges = 0; edges < 4; edges++) {
+                                size_t nc = ncs[a], px = pxs[p];
+                                bool lead = edges & 1, trail = edges & 2;
+                                if (lead && trail && px < 2)
+                                    continue;
+                                nn_dw_tile t = {.rows = rows, .cols = 3, .in_row = COLS * nc,
+                                                .in_col = nc, .in_px = stride * nc, .f_row = 3 * nc,
+                                                .f_col = nc, .nc = nc, .out_px = nc};
+                                bool in_signed = round & 1, out_signed = round & 2;
+                                for (size_t i = 0; i < 3 * COLS * nc; i++)
+                                    in[i] = (uint8_t)rnd();
+                                for (size_t i = 0; i < 9 * nc; i++) {
+                                    filt[i] = rnd_range(-255, 255);
+                                    packed[i] = nn_dw_pack16(filt[i]);
+                                }
+                                int32_t in_zero = in_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+                                for (size_t c = 0; c < nc; c++) {
+                                    bias[c] = round == 7 ? rnd_i32() : rnd_range(-300000, 300000);
+                                    mult[c] = rnd_range(1 << 30, INT32_MAX);
+                                    shift[c] = rnd() % 8 ? rnd_range(-14, -4) : rnd_range(-31, 31);
+                                    int64_t sum = 0;
+                                    for (size_t i = 0; i < 3 * rows; i++)
+                                        sum += filt[i * nc + c];
+                                    folded[c] = nn_wrapping_add_i32(
+                                        bias[c], (int32_t)(uint32_t)(-(int64_t)in_zero * sum));
+                                }
+                                int32_t out_zero = out_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+                                nn_dw_out o = {bias, mult, shift, out_zero, out_signed ? -128 : 0,
+                                               out_signed ? 127 : 255};
+                                if (round >= 4) /* a fused ReLU-like range */
+                                    o.lo = out_zero;
+                                if (round == 6) /* ReLU6-like: both ends inside the range */
+                                    o.hi = o.lo + 100 < o.hi ? o.lo + 100 : o.hi;
+                                nn_dw_out of = o;
+                                of.bias = folded;
+                                memset(got, 0xA5, sizeof got);
+                                memset(want, 0xA5, sizeof want);
+                                /* Pixel q's column 0 is input column stride * q - lead. */
+                                size_t mid = px - lead - trail;
+                                nn_dw_tile two = t;
+                                two.cols = 2;
+                                if (lead)
+                                    nn_dw_tile_q8_c(&two, 1, in, in_signed, in_zero, filt + nc, &o, want);
+                                if (mid)
+                                    nn_dw_tile_q8_c(&t, mid, in + (stride * lead - lead) * nc, in_signed,
+                                                    in_zero, filt, &o, want + lead * nc);
+                                if (trail)
+                                    nn_dw_tile_q8_c(&two, 1, in + (stride * (px - 1) - lead) * nc,
+                                                    in_signed, in_zero, filt, &o, want + (px - 1) * nc);
+                                runs[k].run(&t, px, lead, trail, in, in_signed, in_zero, packed, &of, got);
+                                bad += memcmp(want, got, sizeof got) != 0;
+                                cases++;
                             }
-                            int32_t in_zero = in_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
-                            for (size_t c = 0; c < nc; c++) {
-                                bias[c] = round == 7 ? rnd_i32() : rnd_range(-300000, 300000);
-                                mult[c] = rnd_range(1 << 30, INT32_MAX);
-                                shift[c] = rnd() % 8 ? rnd_range(-14, -4) : rnd_range(-31, 31);
-                                int64_t sum = 0;
-                                for (size_t i = 0; i < 3 * rows; i++)
-                                    sum += filt[i * nc + c];
-                                folded[c] = nn_wrapping_add_i32(
-                                    bias[c], (int32_t)(uint32_t)(-(int64_t)in_zero * sum));
-                            }
-                            int32_t out_zero = out_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
-                            nn_dw_out o = {bias, mult, shift, out_zero, out_signed ? -128 : 0,
-                                           out_signed ? 127 : 255};
-                            if (round >= 4) /* a fused ReLU-like range */
-                                o.lo = out_zero;
-                            if (round == 6) /* ReLU6-like: both ends inside the range */
-                                o.hi = o.lo + 100 < o.hi ? o.lo + 100 : o.hi;
-                            nn_dw_out of = o;
-                            of.bias = folded;
-                            memset(got, 0xA5, sizeof got);
-                            memset(want, 0xA5, sizeof want);
-                            nn_dw_tile_q8_c(&t, pxs[p], in, in_signed, in_zero, filt, &o, want);
-                            runs[k].run(&t, pxs[p], in, in_signed, packed, &of, got);
-                            bad += memcmp(want, got, sizeof got) != 0;
-                            cases++;
-                        }
         if (!CHECK(bad == 0))
             fprintf(stderr, "    %s: quantized depthwise run differs in %d of %d cases\n",
                     runs[k].name, bad, cases);

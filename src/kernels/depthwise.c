@@ -106,18 +106,22 @@ static inline int32_t unpack16(int32_t v)
     return v >= 0x8000 ? v - 0x10000 : v;
 }
 
-void nn_dw_run_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                    const int32_t *f, const nn_dw_out *o, uint8_t *out)
+void nn_dw_run_q8_c(const nn_dw_tile *t, size_t px, bool lead, bool trail, const uint8_t *in,
+                    bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+                    uint8_t *out)
 {
+    const size_t back = lead ? t->in_col : 0; /* in is the first pixel's column 1 */
     for (size_t p = 0; p < px; p++) {
-        const uint8_t *ip = in + p * t->in_px;
         uint8_t *op = out + p * t->out_px;
         for (size_t c = 0; c < t->nc; c++) {
             int32_t acc = o->bias[c];
             for (size_t r = 0; r < t->rows; r++)
                 for (size_t j = 0; j < 3; j++) {
-                    uint8_t x = ip[r * t->in_row + j * t->in_col + c];
-                    int32_t v = in_signed ? (int8_t)x : x;
+                    int32_t v = in_zero;
+                    if (!(lead && p == 0 && j == 0) && !(trail && p + 1 == px && j == 2)) {
+                        uint8_t x = in[p * t->in_px + r * t->in_row + j * t->in_col - back + c];
+                        v = in_signed ? (int8_t)x : x;
+                    }
                     acc = nn_wrapping_add_i32(acc, v * unpack16(f[r * t->f_row + j * t->f_col + c]));
                 }
             op[c] = (uint8_t)nn_requant_output(acc, o->mult[c], o->shift[c], NN_DW_ROUNDING,
@@ -198,6 +202,8 @@ typedef struct dw_job {
     const nn_dw_q8_weights *w; /* quantized */
     bool run;            /* quantized: the interior columns by isa->q8_run */
     size_t xa, xb;       /* output columns whose taps all fall inside the input */
+    bool lead, trail;    /* runs: with the column before xa (missing its column 0),
+                          * the column xb (missing its column 2) */
     void *out;
 } dw_job;
 
@@ -284,14 +290,16 @@ static void dw_row_tiles(const dw_job *J, size_t n, size_t oy)
     for (size_t ox = 0, px; ox < g->out_w; ox += px) {
         size_t c_lo = 0, c_hi = g->f_w;
         int64_t xbase = (int64_t)ox * g->stride_w - g->pad_l;
-        if (J->run && ox == J->xa && ox < J->xb && t.rows) {
+        if (J->run && J->xb > J->xa && ox + J->lead == J->xa && t.rows) {
             const nn_dw_q8_weights *w = J->w;
-            px = J->xb - ox;
+            px = J->xb - ox + J->trail;
             t.cols = 3;
             nn_dw_out o = {w->row_bias + (r_lo * 3 + r_hi - 1) * C, w->q.mult, w->q.shift,
                            w->q.out_zero, J->q->lo, J->q->hi};
-            J->isa->q8_run(&t, px, (const uint8_t *)J->in + (row_px + (size_t)xbase) * C,
-                           w->q.in_signed, w->packed + r_lo * 3 * C, &o,
+            /* The first column inside the input: column 1 of a lead pixel. */
+            size_t first = (size_t)(xbase + (J->lead ? 1 : 0));
+            J->isa->q8_run(&t, px, J->lead, J->trail, (const uint8_t *)J->in + (row_px + first) * C,
+                           w->q.in_signed, w->q.in_zero, w->packed + r_lo * 3 * C, &o,
                            (uint8_t *)J->out + ((n * g->out_h + oy) * g->out_w + ox) * C);
             continue;
         }
@@ -347,6 +355,18 @@ static void run_rows(const nn_dw_geom *g, dw_job *J)
             if (J->xb == 0)
                 J->xa = ox;
             J->xb = ox + 1;
+        }
+    }
+    J->lead = J->trail = false;
+    if (J->run && J->xb > J->xa) {
+        size_t lo, hi;
+        if (J->xa > 0) {
+            tap_range((int64_t)(J->xa - 1) * g->stride_w - g->pad_l, 1, 3, g->in_w, &lo, &hi);
+            J->lead = lo == 1 && hi == 3;
+        }
+        if (J->xb < g->out_w) {
+            tap_range((int64_t)J->xb * g->stride_w - g->pad_l, 1, 3, g->in_w, &lo, &hi);
+            J->trail = lo == 0 && hi == 2;
         }
     }
     size_t rows = (size_t)g->n * g->out_h;

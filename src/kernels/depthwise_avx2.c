@@ -233,11 +233,14 @@ static inline __attribute__((always_inline)) void store4(bool out_signed, __m256
 /* PX (4 or 1) pixels of 8 channels over ROWS filter rows, S input columns
  * apart: each input column is widened once and multiplied into every pixel
  * it reaches. A product takes one 16-bit multiply-add pair: the input's low
- * 16 bits times the filter value, its high 16 bits (0 or the sign) times 0. */
+ * 16 bits times the filter value, its high 16 bits (0 or the sign) times 0.
+ * MISS: -1, all columns inside the input; 0 or 2 (PX 1), that column is not
+ * and reads the input zero point zin (in then points at column 1 for 0). */
 static inline __attribute__((always_inline)) void
-run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t,
-          const uint8_t *in, const __m256i *fv, __m256i bias, const nn_rq_avx2 *rq,
-          bool out_signed, __m256i lo, __m256i hi, __m256i blo, __m256i bhi, uint8_t *out)
+run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const int MISS,
+          const nn_dw_tile *t, const uint8_t *in, __m256i zin, const __m256i *fv, __m256i bias,
+          const nn_rq_avx2 *rq, bool out_signed, __m256i lo, __m256i hi, __m256i blo,
+          __m256i bhi, uint8_t *out)
 {
     __m256i acc[4];
 #pragma GCC unroll 4
@@ -248,7 +251,8 @@ run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const nn
         const uint8_t *ir = in + (size_t)r * t->in_row;
 #pragma GCC unroll 9
         for (int q = 0; q < S * (PX - 1) + 3; q++) {
-            const __m256i x = load_q8(SIGNED, ir + (size_t)q * t->in_col);
+            const __m256i x = q == MISS ? zin
+                                        : load_q8(SIGNED, ir + (size_t)(q - (MISS == 0)) * t->in_col);
 #pragma GCC unroll 3
             for (int j = 0; j < 3; j++) {
                 const int p = (q - j) / S;
@@ -266,12 +270,12 @@ run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const nn
            nn_rq_avx2_apply(rq, acc[2]), nn_rq_avx2_apply(rq, acc[3]), blo, bhi, t->out_px, out);
 }
 
-static inline __attribute__((always_inline)) void run_all(const int S, const int ROWS,
-                                                          const bool SIGNED, const nn_dw_tile *t,
-                                                          size_t px, size_t nv, const uint8_t *in,
-                                                          const int32_t *f, const nn_dw_out *o,
-                                                          uint8_t *out)
+static inline __attribute__((always_inline)) void
+run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, size_t px, bool lead,
+        bool trail, size_t nv, const uint8_t *in, int32_t in_zero, const int32_t *f,
+        const nn_dw_out *o, uint8_t *out)
 {
+    const __m256i zin = _mm256_set1_epi32(in_zero);
     const __m256i lo = _mm256_set1_epi32(o->lo), hi = _mm256_set1_epi32(o->hi);
     const __m256i blo = _mm256_set1_epi8((char)o->lo), bhi = _mm256_set1_epi8((char)o->hi);
     const bool out_signed = o->lo < 0;
@@ -289,50 +293,60 @@ static inline __attribute__((always_inline)) void run_all(const int S, const int
                                         _mm256_loadu_si256((const __m256i *)(const void *)(o->shift + c)),
                                         NN_DW_ROUNDING);
         nn_rq_avx2_fold(&rq, o->out_zero);
-        size_t p = 0;
-        for (; p + 4 <= px; p += 4)
-            run_chunk(4, S, ROWS, SIGNED, t, in + p * step + c, fv, bias, &rq, out_signed, lo, hi,
-                      blo, bhi, out + p * t->out_px + c);
-        for (; p < px; p++)
-            run_chunk(1, S, ROWS, SIGNED, t, in + p * step + c, fv, bias, &rq, out_signed, lo, hi,
-                      blo, bhi, out + p * t->out_px + c);
+        /* Pixel p >= 1's column 0 is at in + (at + p * step). */
+        const size_t at = c - (lead ? t->in_col : 0);
+        size_t p = 0, end = px - (trail ? 1 : 0);
+        if (lead) {
+            run_chunk(1, S, ROWS, SIGNED, 0, t, in + c, zin, fv, bias, &rq, out_signed, lo, hi,
+                      blo, bhi, out + c);
+            p = 1;
+        }
+        for (; p + 4 <= end; p += 4)
+            run_chunk(4, S, ROWS, SIGNED, -1, t, in + (at + p * step), zin, fv, bias, &rq,
+                      out_signed, lo, hi, blo, bhi, out + p * t->out_px + c);
+        for (; p < end; p++)
+            run_chunk(1, S, ROWS, SIGNED, -1, t, in + (at + p * step), zin, fv, bias, &rq,
+                      out_signed, lo, hi, blo, bhi, out + p * t->out_px + c);
+        if (trail)
+            run_chunk(1, S, ROWS, SIGNED, 2, t, in + (at + p * step), zin, fv, bias, &rq,
+                      out_signed, lo, hi, blo, bhi, out + p * t->out_px + c);
     }
 }
 
-static inline __attribute__((always_inline)) void run_rows(const int S, const bool SIGNED,
-                                                           const nn_dw_tile *t, size_t px,
-                                                           size_t nv, const uint8_t *in,
-                                                           const int32_t *f, const nn_dw_out *o,
-                                                           uint8_t *out)
+static inline __attribute__((always_inline)) void
+run_rows(const int S, const bool SIGNED, const nn_dw_tile *t, size_t px, bool lead, bool trail,
+         size_t nv, const uint8_t *in, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+         uint8_t *out)
 {
     switch (t->rows) {
     case 3:
-        run_all(S, 3, SIGNED, t, px, nv, in, f, o, out);
+        run_all(S, 3, SIGNED, t, px, lead, trail, nv, in, in_zero, f, o, out);
         break;
     case 2:
-        run_all(S, 2, SIGNED, t, px, nv, in, f, o, out);
+        run_all(S, 2, SIGNED, t, px, lead, trail, nv, in, in_zero, f, o, out);
         break;
     default:
-        run_all(S, 1, SIGNED, t, px, nv, in, f, o, out);
+        run_all(S, 1, SIGNED, t, px, lead, trail, nv, in, in_zero, f, o, out);
     }
 }
 
-void nn_dw_run_q8_avx2(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                       const int32_t *f, const nn_dw_out *o, uint8_t *out)
+void nn_dw_run_q8_avx2(const nn_dw_tile *t, size_t px, bool lead, bool trail, const uint8_t *in,
+                       bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+                       uint8_t *out)
 {
     size_t nv = t->nc & ~(size_t)7;
     const bool two = t->in_px != t->in_col;
     if (in_signed && two)
-        run_rows(2, true, t, px, nv, in, f, o, out);
+        run_rows(2, true, t, px, lead, trail, nv, in, in_zero, f, o, out);
     else if (in_signed)
-        run_rows(1, true, t, px, nv, in, f, o, out);
+        run_rows(1, true, t, px, lead, trail, nv, in, in_zero, f, o, out);
     else if (two)
-        run_rows(2, false, t, px, nv, in, f, o, out);
+        run_rows(2, false, t, px, lead, trail, nv, in, in_zero, f, o, out);
     else
-        run_rows(1, false, t, px, nv, in, f, o, out);
+        run_rows(1, false, t, px, lead, trail, nv, in, in_zero, f, o, out);
     if (nv < t->nc) {
         nn_dw_tile r = tail_of(t, nv);
         nn_dw_out tail = {o->bias + nv, o->mult + nv, o->shift + nv, o->out_zero, o->lo, o->hi};
-        nn_dw_run_q8_c(&r, px, in + nv, in_signed, f + nv, &tail, out + nv);
+        nn_dw_run_q8_c(&r, px, lead, trail, in + nv, in_signed, in_zero, f + nv, &tail, out + nv);
     }
 }

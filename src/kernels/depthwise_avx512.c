@@ -235,12 +235,14 @@ static inline __attribute__((always_inline)) __m512i clamp_bytes(bool out_signed
  * filter rows, the pixels S input columns apart: each input column is
  * widened once and multiplied into every pixel it reaches (at most 3). A
  * product takes one 16-bit multiply-add pair: the input's low 16 bits times
- * the filter value, its high 16 bits (0 or the sign) times 0. */
+ * the filter value, its high 16 bits (0 or the sign) times 0. MISS: -1, all
+ * columns inside the input; 0 or 2 (PX 1), that column is not and reads
+ * the input zero point zin (in then points at column 1 for 0). */
 static inline __attribute__((always_inline)) void
 run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const bool FOLDED,
-          const nn_dw_tile *t, __mmask16 k, const uint8_t *in, const __m512i *fv, __m512i bias,
-          const nn_rq_avx512 *rq, __m512i zero, bool out_signed, __m512i blo, __m512i bhi,
-          __m512i lo, __m512i hi, uint8_t *out)
+          const int MISS, const nn_dw_tile *t, __mmask16 k, const uint8_t *in, __m512i zin,
+          const __m512i *fv, __m512i bias, const nn_rq_avx512 *rq, __m512i zero, bool out_signed,
+          __m512i blo, __m512i bhi, __m512i lo, __m512i hi, uint8_t *out)
 {
     __m512i acc[8];
 #pragma GCC unroll 8
@@ -251,7 +253,8 @@ run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const bo
         const uint8_t *ir = in + (size_t)r * t->in_row;
 #pragma GCC unroll 17
         for (int q = 0; q < S * (PX - 1) + 3; q++) {
-            const __m512i x = load_q8(SIGNED, k, ir + (size_t)q * t->in_col);
+            const __m512i x = q == MISS ? zin
+                                        : load_q8(SIGNED, k, ir + (size_t)(q - (MISS == 0)) * t->in_col);
 #pragma GCC unroll 3
             for (int j = 0; j < 3; j++) {
                 const int p = (q - j) / S;
@@ -283,8 +286,8 @@ run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const bo
  * requantization constants are set up once for the whole row. */
 static inline __attribute__((always_inline)) void
 run_block(const int S, const int ROWS, const bool SIGNED, const bool FOLDED, const nn_dw_tile *t,
-          size_t px, size_t c, __mmask16 k, const uint8_t *in, const int32_t *f,
-          const nn_dw_out *o, uint8_t *out)
+          size_t px, bool lead, bool trail, size_t c, __mmask16 k, const uint8_t *in, __m512i zin,
+          const int32_t *f, const nn_dw_out *o, uint8_t *out)
 {
     __m512i fv[9];
 #pragma GCC unroll 3
@@ -302,63 +305,72 @@ run_block(const int S, const int ROWS, const bool SIGNED, const bool FOLDED, con
     const bool out_signed = o->lo < 0;
     const __m512i blo = _mm512_set1_epi8((char)o->lo), bhi = _mm512_set1_epi8((char)o->hi);
     const size_t step = (size_t)S * t->in_col;
-    size_t p = 0;
-    for (; p + 8 <= px; p += 8)
-        run_chunk(8, S, ROWS, SIGNED, FOLDED, t, k, in + p * step + c, fv, bias, &rq, zero,
-                  out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
-    for (; p + 4 <= px; p += 4)
-        run_chunk(4, S, ROWS, SIGNED, FOLDED, t, k, in + p * step + c, fv, bias, &rq, zero,
-                  out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
-    for (; p < px; p++)
-        run_chunk(1, S, ROWS, SIGNED, FOLDED, t, k, in + p * step + c, fv, bias, &rq, zero,
+    /* Pixel p >= 1's column 0 is at in + (at + p * step). */
+    const size_t at = c - (lead ? t->in_col : 0);
+    size_t p = 0, end = px - (trail ? 1 : 0);
+    if (lead) {
+        run_chunk(1, S, ROWS, SIGNED, FOLDED, 0, t, k, in + c, zin, fv, bias, &rq, zero,
+                  out_signed, blo, bhi, lo, hi, out + c);
+        p = 1;
+    }
+    for (; p + 8 <= end; p += 8)
+        run_chunk(8, S, ROWS, SIGNED, FOLDED, -1, t, k, in + (at + p * step), zin, fv, bias, &rq,
+                  zero, out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
+    for (; p + 4 <= end; p += 4)
+        run_chunk(4, S, ROWS, SIGNED, FOLDED, -1, t, k, in + (at + p * step), zin, fv, bias, &rq,
+                  zero, out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
+    for (; p < end; p++)
+        run_chunk(1, S, ROWS, SIGNED, FOLDED, -1, t, k, in + (at + p * step), zin, fv, bias, &rq,
+                  zero, out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
+    if (trail)
+        run_chunk(1, S, ROWS, SIGNED, FOLDED, 2, t, k, in + (at + p * step), zin, fv, bias, &rq, zero,
                   out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
 }
 
-static inline __attribute__((always_inline)) void run_all(const int S, const int ROWS,
-                                                          const bool SIGNED, const nn_dw_tile *t,
-                                                          size_t px, const uint8_t *in,
-                                                          const int32_t *f, const nn_dw_out *o,
-                                                          uint8_t *out)
+static inline __attribute__((always_inline)) void
+run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, size_t px, bool lead,
+        bool trail, const uint8_t *in, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+        uint8_t *out)
 {
-    const __m512i zero = _mm512_setzero_si512();
+    const __m512i zero = _mm512_setzero_si512(), zin = _mm512_set1_epi32(in_zero);
     const __m512i most = _mm512_set1_epi32(-NN_RQ_FOLD_MAX_RIGHT);
     for (size_t c = 0; c < t->nc; c += 16) {
         const __mmask16 k = lanes(t->nc - c);
         const __m512i sh = _mm512_maskz_loadu_epi32(k, o->shift + c);
         if (_mm512_cmpgt_epi32_mask(sh, zero) == 0 && _mm512_cmplt_epi32_mask(sh, most) == 0)
-            run_block(S, ROWS, SIGNED, true, t, px, c, k, in, f, o, out);
+            run_block(S, ROWS, SIGNED, true, t, px, lead, trail, c, k, in, zin, f, o, out);
         else
-            run_block(S, ROWS, SIGNED, false, t, px, c, k, in, f, o, out);
+            run_block(S, ROWS, SIGNED, false, t, px, lead, trail, c, k, in, zin, f, o, out);
     }
 }
 
-static inline __attribute__((always_inline)) void run_rows(const int S, const bool SIGNED,
-                                                           const nn_dw_tile *t, size_t px,
-                                                           const uint8_t *in, const int32_t *f,
-                                                           const nn_dw_out *o, uint8_t *out)
+static inline __attribute__((always_inline)) void
+run_rows(const int S, const bool SIGNED, const nn_dw_tile *t, size_t px, bool lead, bool trail,
+         const uint8_t *in, int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out)
 {
     switch (t->rows) {
     case 3:
-        run_all(S, 3, SIGNED, t, px, in, f, o, out);
+        run_all(S, 3, SIGNED, t, px, lead, trail, in, in_zero, f, o, out);
         break;
     case 2:
-        run_all(S, 2, SIGNED, t, px, in, f, o, out);
+        run_all(S, 2, SIGNED, t, px, lead, trail, in, in_zero, f, o, out);
         break;
     default:
-        run_all(S, 1, SIGNED, t, px, in, f, o, out);
+        run_all(S, 1, SIGNED, t, px, lead, trail, in, in_zero, f, o, out);
     }
 }
 
-void nn_dw_run_q8_avx512(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,
-                         const int32_t *f, const nn_dw_out *o, uint8_t *out)
+void nn_dw_run_q8_avx512(const nn_dw_tile *t, size_t px, bool lead, bool trail, const uint8_t *in,
+                         bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+                         uint8_t *out)
 {
     const bool two = t->in_px != t->in_col;
     if (in_signed && two)
-        run_rows(2, true, t, px, in, f, o, out);
+        run_rows(2, true, t, px, lead, trail, in, in_zero, f, o, out);
     else if (in_signed)
-        run_rows(1, true, t, px, in, f, o, out);
+        run_rows(1, true, t, px, lead, trail, in, in_zero, f, o, out);
     else if (two)
-        run_rows(2, false, t, px, in, f, o, out);
+        run_rows(2, false, t, px, lead, trail, in, in_zero, f, o, out);
     else
-        run_rows(1, false, t, px, in, f, o, out);
+        run_rows(1, false, t, px, lead, trail, in, in_zero, f, o, out);
 }
