@@ -231,30 +231,37 @@ static inline __attribute__((always_inline)) __m512i clamp_bytes(bool out_signed
                       : _mm512_min_epu8(_mm512_max_epu8(v, lo), hi);
 }
 
-/* PX pixels (a multiple of 4, or 1) of 16 channels from channel c over ROWS
- * filter rows, the pixels S input columns apart: each input column is
- * widened once and multiplied into every pixel it reaches (at most 3). A
- * product takes one 16-bit multiply-add pair: the input's low 16 bits times
- * the filter value, its high 16 bits (0 or the sign) times 0. MISS: -1, all
- * columns inside the input; 0 or 2 (PX 1), that column is not and reads
- * the input zero point zin (in then points at column 1 for 0). */
+/* PX pixels (8, 4, 2 or 1) of 16 channels from channel c over ROWS filter
+ * rows, the pixels S input columns apart: each input column is widened
+ * once and multiplied into every pixel it reaches (at most 3). A product
+ * takes one 16-bit multiply-add pair: the input's low 16 bits times the
+ * filter value, its high 16 bits (0 or the sign) times 0. in1 is the first
+ * pixel's column 1. With lead, the first pixel's column 0 lies outside the
+ * input, with trail the last pixel's column 2: they read the input zero
+ * point zin. */
 static inline __attribute__((always_inline)) void
 run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const bool FOLDED,
-          const int MISS, const nn_dw_tile *t, __mmask16 k, const uint8_t *in, __m512i zin,
-          const __m512i *fv, __m512i bias, const nn_rq_avx512 *rq, __m512i zero, bool out_signed,
-          __m512i blo, __m512i bhi, __m512i lo, __m512i hi, uint8_t *out)
+          bool lead, bool trail, const nn_dw_tile *t, __mmask16 k, const uint8_t *in1,
+          __m512i zin, const __m512i *fv, __m512i bias, const nn_rq_avx512 *rq, __m512i zero,
+          bool out_signed, __m512i blo, __m512i bhi, __m512i lo, __m512i hi, uint8_t *out)
 {
+    const int last = S * (PX - 1) + 2;
     __m512i acc[8];
 #pragma GCC unroll 8
     for (int p = 0; p < PX; p++)
         acc[p] = bias;
 #pragma GCC unroll 3
     for (int r = 0; r < ROWS; r++) {
-        const uint8_t *ir = in + (size_t)r * t->in_row;
+        const uint8_t *ir = in1 + (size_t)r * t->in_row;
 #pragma GCC unroll 17
-        for (int q = 0; q < S * (PX - 1) + 3; q++) {
-            const __m512i x = q == MISS ? zin
-                                        : load_q8(SIGNED, k, ir + (size_t)(q - (MISS == 0)) * t->in_col);
+        for (int q = 0; q <= last; q++) {
+            __m512i x;
+            if (q == 0)
+                x = lead ? zin : load_q8(SIGNED, k, ir - t->in_col);
+            else if (q == last && trail)
+                x = zin;
+            else
+                x = load_q8(SIGNED, k, ir + (size_t)(q - 1) * t->in_col);
 #pragma GCC unroll 3
             for (int j = 0; j < 3; j++) {
                 const int p = (q - j) / S;
@@ -266,6 +273,13 @@ run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const bo
     if (PX == 1) {
         __m512i v = _mm512_min_epi32(_mm512_max_epi32(run_requant(FOLDED, rq, zero, acc[0]), lo), hi);
         _mm_mask_storeu_epi8(out, k, _mm512_cvtepi32_epi8(v));
+        return;
+    }
+    if (PX == 2) {
+        __m512i v0 = run_requant(FOLDED, rq, zero, acc[0]), v1 = run_requant(FOLDED, rq, zero, acc[1]);
+        __m512i b = clamp_bytes(out_signed, nn_narrow4_avx512(v0, v1, v0, v1, out_signed), blo, bhi);
+        _mm_mask_storeu_epi8(out, k, _mm512_castsi512_si128(b));
+        _mm_mask_storeu_epi8(out + t->out_px, k, _mm512_extracti32x4_epi32(b, 1));
         return;
     }
 #pragma GCC unroll 2
@@ -305,26 +319,31 @@ run_block(const int S, const int ROWS, const bool SIGNED, const bool FOLDED, con
     const bool out_signed = o->lo < 0;
     const __m512i blo = _mm512_set1_epi8((char)o->lo), bhi = _mm512_set1_epi8((char)o->hi);
     const size_t step = (size_t)S * t->in_col;
-    /* Pixel p >= 1's column 0 is at in + (at + p * step). */
-    const size_t at = c - (lead ? t->in_col : 0);
-    size_t p = 0, end = px - (trail ? 1 : 0);
-    if (lead) {
-        run_chunk(1, S, ROWS, SIGNED, FOLDED, 0, t, k, in + c, zin, fv, bias, &rq, zero,
-                  out_signed, blo, bhi, lo, hi, out + c);
-        p = 1;
+    /* The first pixel's column 1: in itself with lead. */
+    const uint8_t *in1 = in + c + (lead ? 0 : t->in_col);
+    for (size_t p = 0; p < px;) {
+        const size_t n = px - p;
+        const bool l = lead && p == 0;
+        const uint8_t *ip = in1 + p * step;
+        uint8_t *op = out + p * t->out_px + c;
+#define CHUNK(PX) \
+    run_chunk(PX, S, ROWS, SIGNED, FOLDED, l, trail && n == PX, t, k, ip, zin, fv, bias, &rq, \
+              zero, out_signed, blo, bhi, lo, hi, op)
+        if (n >= 8) {
+            CHUNK(8);
+            p += 8;
+        } else if (n >= 4) {
+            CHUNK(4);
+            p += 4;
+        } else if (n >= 2) {
+            CHUNK(2);
+            p += 2;
+        } else {
+            CHUNK(1);
+            p += 1;
+        }
+#undef CHUNK
     }
-    for (; p + 8 <= end; p += 8)
-        run_chunk(8, S, ROWS, SIGNED, FOLDED, -1, t, k, in + (at + p * step), zin, fv, bias, &rq,
-                  zero, out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
-    for (; p + 4 <= end; p += 4)
-        run_chunk(4, S, ROWS, SIGNED, FOLDED, -1, t, k, in + (at + p * step), zin, fv, bias, &rq,
-                  zero, out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
-    for (; p < end; p++)
-        run_chunk(1, S, ROWS, SIGNED, FOLDED, -1, t, k, in + (at + p * step), zin, fv, bias, &rq,
-                  zero, out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
-    if (trail)
-        run_chunk(1, S, ROWS, SIGNED, FOLDED, 2, t, k, in + (at + p * step), zin, fv, bias, &rq, zero,
-                  out_signed, blo, bhi, lo, hi, out + p * t->out_px + c);
 }
 
 static inline __attribute__((always_inline)) void
