@@ -2,6 +2,7 @@
  * (the pixels' multiply-add chains overlap and share each filter load);
  * channels past the last full vector go to the portable tile. */
 #include <immintrin.h>
+#include <string.h>
 
 #include "kernels/depthwise_internal.h"
 #include "kernels/quant_x86.h"
@@ -230,29 +231,36 @@ static inline __attribute__((always_inline)) void store4(bool out_signed, __m256
     _mm_storeh_pi((__m64 *)(void *)(out + 3 * step), _mm_castsi128_ps(cd));
 }
 
-/* PX (4 or 1) pixels of 8 channels over ROWS filter rows, S input columns
- * apart: each input column is widened once and multiplied into every pixel
- * it reaches. A product takes one 16-bit multiply-add pair: the input's low
- * 16 bits times the filter value, its high 16 bits (0 or the sign) times 0.
- * MISS: -1, all columns inside the input; 0 or 2 (PX 1), that column is not
- * and reads the input zero point zin (in then points at column 1 for 0). */
+/* PX (4, 2 or 1) pixels of 8 channels over ROWS filter rows, S input
+ * columns apart: each input column is widened once and multiplied into
+ * every pixel it reaches. A product takes one 16-bit multiply-add pair: the
+ * input's low 16 bits times the filter value, its high 16 bits (0 or the
+ * sign) times 0. in1 is the first pixel's column 1. With lead, the first
+ * pixel's column 0 lies outside the input, with trail the last pixel's
+ * column 2: they read the input zero point zin. */
 static inline __attribute__((always_inline)) void
-run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const int MISS,
-          const nn_dw_tile *t, const uint8_t *in, __m256i zin, const __m256i *fv, __m256i bias,
+run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, bool lead, bool trail,
+          const nn_dw_tile *t, const uint8_t *in1, __m256i zin, const __m256i *fv, __m256i bias,
           const nn_rq_avx2 *rq, bool out_signed, __m256i lo, __m256i hi, __m256i blo,
           __m256i bhi, uint8_t *out)
 {
+    const int last = S * (PX - 1) + 2;
     __m256i acc[4];
 #pragma GCC unroll 4
     for (int p = 0; p < PX; p++)
         acc[p] = bias;
 #pragma GCC unroll 3
     for (int r = 0; r < ROWS; r++) {
-        const uint8_t *ir = in + (size_t)r * t->in_row;
+        const uint8_t *ir = in1 + (size_t)r * t->in_row;
 #pragma GCC unroll 9
-        for (int q = 0; q < S * (PX - 1) + 3; q++) {
-            const __m256i x = q == MISS ? zin
-                                        : load_q8(SIGNED, ir + (size_t)(q - (MISS == 0)) * t->in_col);
+        for (int q = 0; q <= last; q++) {
+            __m256i x;
+            if (q == 0)
+                x = lead ? zin : load_q8(SIGNED, ir - t->in_col);
+            else if (q == last && trail)
+                x = zin;
+            else
+                x = load_q8(SIGNED, ir + (size_t)(q - 1) * t->in_col);
 #pragma GCC unroll 3
             for (int j = 0; j < 3; j++) {
                 const int p = (q - j) / S;
@@ -264,6 +272,14 @@ run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const in
     if (PX == 1) {
         __m256i v = _mm256_min_epi32(_mm256_max_epi32(nn_rq_avx2_apply(rq, acc[0]), lo), hi);
         store8(out, v, out_signed);
+        return;
+    }
+    if (PX == 2) {
+        __m256i v0 = nn_rq_avx2_apply(rq, acc[0]), v1 = nn_rq_avx2_apply(rq, acc[1]);
+        uint8_t pair[4 * 8];
+        store4(out_signed, v0, v1, v0, v1, blo, bhi, 8, pair);
+        memcpy(out, pair, 8);
+        memcpy(out + t->out_px, pair + 8, 8);
         return;
     }
     store4(out_signed, nn_rq_avx2_apply(rq, acc[0]), nn_rq_avx2_apply(rq, acc[1]),
@@ -293,23 +309,28 @@ run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, siz
                                         _mm256_loadu_si256((const __m256i *)(const void *)(o->shift + c)),
                                         NN_DW_ROUNDING);
         nn_rq_avx2_fold(&rq, o->out_zero);
-        /* Pixel p >= 1's column 0 is at in + (at + p * step). */
-        const size_t at = c - (lead ? t->in_col : 0);
-        size_t p = 0, end = px - (trail ? 1 : 0);
-        if (lead) {
-            run_chunk(1, S, ROWS, SIGNED, 0, t, in + c, zin, fv, bias, &rq, out_signed, lo, hi,
-                      blo, bhi, out + c);
-            p = 1;
+        /* The first pixel's column 1: in itself with lead. */
+        const uint8_t *in1 = in + c + (lead ? 0 : t->in_col);
+        for (size_t p = 0; p < px;) {
+            const size_t n = px - p;
+            const bool l = lead && p == 0;
+            const uint8_t *ip = in1 + p * step;
+            uint8_t *op = out + p * t->out_px + c;
+#define CHUNK(PX) \
+    run_chunk(PX, S, ROWS, SIGNED, l, trail && n == PX, t, ip, zin, fv, bias, &rq, out_signed, lo, \
+              hi, blo, bhi, op)
+            if (n >= 4) {
+                CHUNK(4);
+                p += 4;
+            } else if (n >= 2) {
+                CHUNK(2);
+                p += 2;
+            } else {
+                CHUNK(1);
+                p += 1;
+            }
+#undef CHUNK
         }
-        for (; p + 4 <= end; p += 4)
-            run_chunk(4, S, ROWS, SIGNED, -1, t, in + (at + p * step), zin, fv, bias, &rq,
-                      out_signed, lo, hi, blo, bhi, out + p * t->out_px + c);
-        for (; p < end; p++)
-            run_chunk(1, S, ROWS, SIGNED, -1, t, in + (at + p * step), zin, fv, bias, &rq,
-                      out_signed, lo, hi, blo, bhi, out + p * t->out_px + c);
-        if (trail)
-            run_chunk(1, S, ROWS, SIGNED, 2, t, in + (at + p * step), zin, fv, bias, &rq,
-                      out_signed, lo, hi, blo, bhi, out + p * t->out_px + c);
     }
 }
 
