@@ -20,6 +20,9 @@
 #include "kernels/quant.h"
 #include "util/threadpool.h"
 
+/* Most input bytes the quantized runs of several output rows read. */
+#define RUN_BATCH_BYTES ((size_t)64 << 10)
+
 /* Largest replicated input for multipliers above 1. */
 #define MAX_EXPANDED_BYTES ((size_t)64 << 20)
 
@@ -106,9 +109,10 @@ static inline int32_t unpack16(int32_t v)
     return v >= 0x8000 ? v - 0x10000 : v;
 }
 
-void nn_dw_run_q8_c(const nn_dw_tile *t, size_t px, bool lead, bool trail, const uint8_t *in,
-                    bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
-                    uint8_t *out)
+/* One row of a run. */
+static void run_row_q8_c(const nn_dw_tile *t, size_t px, bool lead, bool trail, const uint8_t *in,
+                         bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+                         uint8_t *out)
 {
     const size_t back = lead ? t->in_col : 0; /* in is the first pixel's column 1 */
     for (size_t p = 0; p < px; p++) {
@@ -128,6 +132,14 @@ void nn_dw_run_q8_c(const nn_dw_tile *t, size_t px, bool lead, bool trail, const
                                                o->out_zero, o->lo, o->hi);
         }
     }
+}
+
+void nn_dw_run_q8_c(const nn_dw_tile *t, const nn_dw_run *run, const uint8_t *in, bool in_signed,
+                    int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out)
+{
+    for (size_t y = 0; y < run->rows_out; y++)
+        run_row_q8_c(t, run->px, run->lead, run->trail, in + y * run->in_step, in_signed, in_zero,
+                     f, o, out + y * run->out_step);
 }
 
 /* ---- weights ---- */
@@ -270,7 +282,32 @@ static void tap_range(int64_t base, int64_t step, uint32_t n, uint32_t size, siz
     *hi = (size_t)b;
 }
 
-static void dw_row_tiles(const dw_job *J, size_t n, size_t oy)
+/* The quantized run over the interior columns (with their lead and trail
+ * pixels) of rows_out output rows from oy, which share their filter rows
+ * [r_lo, r_hi). */
+static void dw_run(const dw_job *J, size_t n, size_t oy, size_t rows_out, size_t r_lo, size_t r_hi,
+                   const nn_dw_tile *t, size_t row_px)
+{
+    const nn_dw_geom *g = J->g;
+    const size_t C = g->out_c;
+    const nn_dw_q8_weights *w = J->w;
+    size_t ox = J->xa - J->lead;
+    nn_dw_tile rt = *t;
+    rt.cols = 3;
+    nn_dw_run run = {.px = J->xb - ox + J->trail, .rows_out = rows_out,
+                     .in_step = (size_t)g->stride_h * g->in_w * C, .out_step = (size_t)g->out_w * C,
+                     .lead = J->lead, .trail = J->trail};
+    nn_dw_out o = {w->row_bias + (r_lo * 3 + r_hi - 1) * C, w->q.mult, w->q.shift, w->q.out_zero,
+                   J->q->lo, J->q->hi};
+    /* The first column inside the input: column 1 of a lead pixel. */
+    size_t first = (size_t)((int64_t)ox * g->stride_w - g->pad_l + (J->lead ? 1 : 0));
+    J->isa->q8_run(&rt, &run, (const uint8_t *)J->in + (row_px + first) * C, w->q.in_signed,
+                   w->q.in_zero, w->packed + r_lo * 3 * C, &o,
+                   (uint8_t *)J->out + ((n * g->out_h + oy) * g->out_w + ox) * C);
+}
+
+/* Output rows [oy, oy + rows_out) of image n, which share their filter rows. */
+static void dw_row_tiles(const dw_job *J, size_t n, size_t oy, size_t rows_out)
 {
     const nn_dw_geom *g = J->g;
     const size_t C = g->out_c;
@@ -286,50 +323,58 @@ static void dw_row_tiles(const dw_job *J, size_t n, size_t oy)
                     .nc = C,
                     .out_px = C};
     size_t y0 = t.rows ? (size_t)(ybase + (int64_t)r_lo * g->dil_h) : 0;
-    size_t row_px = ((size_t)n * g->in_h + y0) * g->in_w;
-    for (size_t ox = 0, px; ox < g->out_w; ox += px) {
-        size_t c_lo = 0, c_hi = g->f_w;
-        int64_t xbase = (int64_t)ox * g->stride_w - g->pad_l;
-        if (J->run && J->xb > J->xa && ox + J->lead == J->xa && t.rows) {
-            const nn_dw_q8_weights *w = J->w;
-            px = J->xb - ox + J->trail;
-            t.cols = 3;
-            nn_dw_out o = {w->row_bias + (r_lo * 3 + r_hi - 1) * C, w->q.mult, w->q.shift,
-                           w->q.out_zero, J->q->lo, J->q->hi};
-            /* The first column inside the input: column 1 of a lead pixel. */
-            size_t first = (size_t)(xbase + (J->lead ? 1 : 0));
-            J->isa->q8_run(&t, px, J->lead, J->trail, (const uint8_t *)J->in + (row_px + first) * C,
-                           w->q.in_signed, w->q.in_zero, w->packed + r_lo * 3 * C, &o,
-                           (uint8_t *)J->out + ((n * g->out_h + oy) * g->out_w + ox) * C);
-            continue;
-        }
-        if (ox >= J->xa && ox < J->xb) {
-            size_t run = J->xb - ox;
-            /* Many channels: 4 pixels over wider channel blocks. */
-            size_t most = C >= 32 ? 4 : 8;
-            px = run >= most ? most : run >= 4 ? 4 : run >= 2 ? 2 : 1;
-        } else {
-            px = 1;
-            tap_range(xbase, g->dil_w, g->f_w, g->in_w, &c_lo, &c_hi);
-        }
-        t.cols = c_hi - c_lo;
-        /* With no tap inside the input the pointers are never read. */
-        size_t in_off = 0, f_off = 0;
-        if (t.rows && t.cols) {
-            in_off = (row_px + (size_t)(xbase + (int64_t)c_lo * g->dil_w)) * C;
-            f_off = (r_lo * g->f_w + c_lo) * C;
-        }
-        size_t obase = ((n * g->out_h + oy) * g->out_w + ox) * C;
-        if (!J->q) {
-            J->isa->f32(&t, px, (const float *)J->in + in_off, J->f + f_off, J->bias, J->lo,
-                        J->hi, (float *)J->out + obase);
-            continue;
-        }
-        const nn_dw_quant *q = J->q;
-        nn_dw_out o = {J->qbias, q->mult, q->shift, q->out_zero, q->lo, q->hi};
-        J->isa->q8(&t, px, (const uint8_t *)J->in + in_off, q->in_signed, q->in_zero,
-                   J->wf + f_off, &o, (uint8_t *)J->out + obase);
+    /* The run's columns, taken by dw_run. */
+    size_t skip_a = 0, skip_b = 0;
+    if (J->run && J->xb > J->xa && t.rows) {
+        dw_run(J, n, oy, rows_out, r_lo, r_hi, &t, ((size_t)n * g->in_h + y0) * g->in_w);
+        skip_a = J->xa - J->lead;
+        skip_b = J->xb + J->trail;
     }
+    for (size_t y = 0; y < rows_out; y++, oy++, y0 += (size_t)g->stride_h) {
+        size_t row_px = ((size_t)n * g->in_h + y0) * g->in_w;
+        for (size_t ox = 0, px; ox < g->out_w; ox += px) {
+            if (ox == skip_a && skip_b > skip_a) {
+                px = skip_b - skip_a;
+                continue;
+            }
+            size_t c_lo = 0, c_hi = g->f_w;
+            int64_t xbase = (int64_t)ox * g->stride_w - g->pad_l;
+            if (ox >= J->xa && ox < J->xb) {
+                size_t run = J->xb - ox;
+                /* Many channels: 4 pixels over wider channel blocks. */
+                size_t most = C >= 32 ? 4 : 8;
+                px = run >= most ? most : run >= 4 ? 4 : run >= 2 ? 2 : 1;
+            } else {
+                px = 1;
+                tap_range(xbase, g->dil_w, g->f_w, g->in_w, &c_lo, &c_hi);
+            }
+            t.cols = c_hi - c_lo;
+            /* With no tap inside the input the pointers are never read. */
+            size_t in_off = 0, f_off = 0;
+            if (t.rows && t.cols) {
+                in_off = (row_px + (size_t)(xbase + (int64_t)c_lo * g->dil_w)) * C;
+                f_off = (r_lo * g->f_w + c_lo) * C;
+            }
+            size_t obase = ((n * g->out_h + oy) * g->out_w + ox) * C;
+            if (!J->q) {
+                J->isa->f32(&t, px, (const float *)J->in + in_off, J->f + f_off, J->bias, J->lo,
+                            J->hi, (float *)J->out + obase);
+                continue;
+            }
+            const nn_dw_quant *q = J->q;
+            nn_dw_out o = {J->qbias, q->mult, q->shift, q->out_zero, q->lo, q->hi};
+            J->isa->q8(&t, px, (const uint8_t *)J->in + in_off, q->in_signed, q->in_zero,
+                       J->wf + f_off, &o, (uint8_t *)J->out + obase);
+        }
+    }
+}
+
+/* Whether every filter row of output row oy lies inside the input. */
+static bool full_rows(const nn_dw_geom *g, size_t oy)
+{
+    size_t lo, hi;
+    tap_range((int64_t)oy * g->stride_h - g->pad_t, g->dil_h, g->f_h, g->in_h, &lo, &hi);
+    return lo == 0 && hi == g->f_h;
 }
 
 static void dw_rows(void *arg, size_t begin, size_t end)
@@ -340,8 +385,19 @@ static void dw_rows(void *arg, size_t begin, size_t end)
         dw_rows_large(J, begin, end);
         return;
     }
-    for (size_t row = begin; row < end; row++)
-        dw_row_tiles(J, row / g->out_h, row % g->out_h);
+    const size_t row_bytes = (size_t)g->in_w * g->out_c;
+    for (size_t row = begin, count; row < end; row += count) {
+        size_t n = row / g->out_h, oy = row % g->out_h;
+        count = 1;
+        /* Rows with every filter row inside the input go together, up to
+         * the image's end, while the input rows they read stay in cache
+         * for the next block of channels: their runs share one setup. */
+        if (J->run && full_rows(g, oy))
+            while (row + count < end && oy + count < g->out_h && full_rows(g, oy + count) &&
+                   ((count + 1) * g->stride_h + g->f_h) * row_bytes <= RUN_BATCH_BYTES)
+                count++;
+        dw_row_tiles(J, n, oy, count);
+    }
 }
 
 static void run_rows(const nn_dw_geom *g, dw_job *J)

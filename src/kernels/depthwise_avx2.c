@@ -287,10 +287,12 @@ run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, bool lea
 }
 
 static inline __attribute__((always_inline)) void
-run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, size_t px, bool lead,
-        bool trail, size_t nv, const uint8_t *in, int32_t in_zero, const int32_t *f,
-        const nn_dw_out *o, uint8_t *out)
+run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, const nn_dw_run *run,
+        size_t nv, const uint8_t *in, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+        uint8_t *out)
 {
+    const size_t px = run->px;
+    const bool lead = run->lead, trail = run->trail;
     const __m256i zin = _mm256_set1_epi32(in_zero);
     const __m256i lo = _mm256_set1_epi32(o->lo), hi = _mm256_set1_epi32(o->hi);
     const __m256i blo = _mm256_set1_epi8((char)o->lo), bhi = _mm256_set1_epi8((char)o->hi);
@@ -309,65 +311,67 @@ run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, siz
                                         _mm256_loadu_si256((const __m256i *)(const void *)(o->shift + c)),
                                         NN_DW_ROUNDING);
         nn_rq_avx2_fold(&rq, o->out_zero);
-        /* The first pixel's column 1: in itself with lead. */
-        const uint8_t *in1 = in + c + (lead ? 0 : t->in_col);
-        for (size_t p = 0; p < px;) {
-            const size_t n = px - p;
-            const bool l = lead && p == 0;
-            const uint8_t *ip = in1 + p * step;
-            uint8_t *op = out + p * t->out_px + c;
+        for (size_t y = 0; y < run->rows_out; y++) {
+            /* The first pixel's column 1: in itself with lead. */
+            const uint8_t *in1 = in + y * run->in_step + c + (lead ? 0 : t->in_col);
+            uint8_t *orow = out + y * run->out_step + c;
+            for (size_t p = 0; p < px;) {
+                const size_t n = px - p;
+                const bool l = lead && p == 0;
+                const uint8_t *ip = in1 + p * step;
+                uint8_t *op = orow + p * t->out_px;
 #define CHUNK(PX) \
     run_chunk(PX, S, ROWS, SIGNED, l, trail && n == PX, t, ip, zin, fv, bias, &rq, out_signed, lo, \
               hi, blo, bhi, op)
-            if (n >= 4) {
-                CHUNK(4);
-                p += 4;
-            } else if (n >= 2) {
-                CHUNK(2);
-                p += 2;
-            } else {
-                CHUNK(1);
-                p += 1;
-            }
+                if (n >= 4) {
+                    CHUNK(4);
+                    p += 4;
+                } else if (n >= 2) {
+                    CHUNK(2);
+                    p += 2;
+                } else {
+                    CHUNK(1);
+                    p += 1;
+                }
 #undef CHUNK
+            }
         }
     }
 }
 
 static inline __attribute__((always_inline)) void
-run_rows(const int S, const bool SIGNED, const nn_dw_tile *t, size_t px, bool lead, bool trail,
-         size_t nv, const uint8_t *in, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
-         uint8_t *out)
+run_rows(const int S, const bool SIGNED, const nn_dw_tile *t, const nn_dw_run *run, size_t nv,
+         const uint8_t *in, int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out)
 {
     switch (t->rows) {
     case 3:
-        run_all(S, 3, SIGNED, t, px, lead, trail, nv, in, in_zero, f, o, out);
+        run_all(S, 3, SIGNED, t, run, nv, in, in_zero, f, o, out);
         break;
     case 2:
-        run_all(S, 2, SIGNED, t, px, lead, trail, nv, in, in_zero, f, o, out);
+        run_all(S, 2, SIGNED, t, run, nv, in, in_zero, f, o, out);
         break;
     default:
-        run_all(S, 1, SIGNED, t, px, lead, trail, nv, in, in_zero, f, o, out);
+        run_all(S, 1, SIGNED, t, run, nv, in, in_zero, f, o, out);
     }
 }
 
-void nn_dw_run_q8_avx2(const nn_dw_tile *t, size_t px, bool lead, bool trail, const uint8_t *in,
+void nn_dw_run_q8_avx2(const nn_dw_tile *t, const nn_dw_run *run, const uint8_t *in,
                        bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
                        uint8_t *out)
 {
     size_t nv = t->nc & ~(size_t)7;
     const bool two = t->in_px != t->in_col;
     if (in_signed && two)
-        run_rows(2, true, t, px, lead, trail, nv, in, in_zero, f, o, out);
+        run_rows(2, true, t, run, nv, in, in_zero, f, o, out);
     else if (in_signed)
-        run_rows(1, true, t, px, lead, trail, nv, in, in_zero, f, o, out);
+        run_rows(1, true, t, run, nv, in, in_zero, f, o, out);
     else if (two)
-        run_rows(2, false, t, px, lead, trail, nv, in, in_zero, f, o, out);
+        run_rows(2, false, t, run, nv, in, in_zero, f, o, out);
     else
-        run_rows(1, false, t, px, lead, trail, nv, in, in_zero, f, o, out);
+        run_rows(1, false, t, run, nv, in, in_zero, f, o, out);
     if (nv < t->nc) {
         nn_dw_tile r = tail_of(t, nv);
         nn_dw_out tail = {o->bias + nv, o->mult + nv, o->shift + nv, o->out_zero, o->lo, o->hi};
-        nn_dw_run_q8_c(&r, px, lead, trail, in + nv, in_signed, in_zero, f + nv, &tail, out + nv);
+        nn_dw_run_q8_c(&r, run, in + nv, in_signed, in_zero, f + nv, &tail, out + nv);
     }
 }

@@ -297,12 +297,14 @@ run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, const bo
 }
 
 /* Every pixel of the run for the 16 channels from c: the filter and the
- * requantization constants are set up once for the whole row. */
+ * requantization constants are set up once for all its rows. */
 static inline __attribute__((always_inline)) void
 run_block(const int S, const int ROWS, const bool SIGNED, const bool FOLDED, const nn_dw_tile *t,
-          size_t px, bool lead, bool trail, size_t c, __mmask16 k, const uint8_t *in, __m512i zin,
+          const nn_dw_run *run, size_t c, __mmask16 k, const uint8_t *in, __m512i zin,
           const int32_t *f, const nn_dw_out *o, uint8_t *out)
 {
+    const size_t px = run->px;
+    const bool lead = run->lead, trail = run->trail;
     __m512i fv[9];
 #pragma GCC unroll 3
     for (int r = 0; r < ROWS; r++)
@@ -319,37 +321,39 @@ run_block(const int S, const int ROWS, const bool SIGNED, const bool FOLDED, con
     const bool out_signed = o->lo < 0;
     const __m512i blo = _mm512_set1_epi8((char)o->lo), bhi = _mm512_set1_epi8((char)o->hi);
     const size_t step = (size_t)S * t->in_col;
-    /* The first pixel's column 1: in itself with lead. */
-    const uint8_t *in1 = in + c + (lead ? 0 : t->in_col);
-    for (size_t p = 0; p < px;) {
-        const size_t n = px - p;
-        const bool l = lead && p == 0;
-        const uint8_t *ip = in1 + p * step;
-        uint8_t *op = out + p * t->out_px + c;
+    for (size_t y = 0; y < run->rows_out; y++) {
+        /* The first pixel's column 1: in itself with lead. */
+        const uint8_t *in1 = in + y * run->in_step + c + (lead ? 0 : t->in_col);
+        uint8_t *orow = out + y * run->out_step + c;
+        for (size_t p = 0; p < px;) {
+            const size_t n = px - p;
+            const bool l = lead && p == 0;
+            const uint8_t *ip = in1 + p * step;
+            uint8_t *op = orow + p * t->out_px;
 #define CHUNK(PX) \
     run_chunk(PX, S, ROWS, SIGNED, FOLDED, l, trail && n == PX, t, k, ip, zin, fv, bias, &rq, \
               zero, out_signed, blo, bhi, lo, hi, op)
-        if (n >= 8) {
-            CHUNK(8);
-            p += 8;
-        } else if (n >= 4) {
-            CHUNK(4);
-            p += 4;
-        } else if (n >= 2) {
-            CHUNK(2);
-            p += 2;
-        } else {
-            CHUNK(1);
-            p += 1;
-        }
+            if (n >= 8) {
+                CHUNK(8);
+                p += 8;
+            } else if (n >= 4) {
+                CHUNK(4);
+                p += 4;
+            } else if (n >= 2) {
+                CHUNK(2);
+                p += 2;
+            } else {
+                CHUNK(1);
+                p += 1;
+            }
 #undef CHUNK
+        }
     }
 }
 
 static inline __attribute__((always_inline)) void
-run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, size_t px, bool lead,
-        bool trail, const uint8_t *in, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
-        uint8_t *out)
+run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, const nn_dw_run *run,
+        const uint8_t *in, int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out)
 {
     const __m512i zero = _mm512_setzero_si512(), zin = _mm512_set1_epi32(in_zero);
     const __m512i most = _mm512_set1_epi32(-NN_RQ_FOLD_MAX_RIGHT);
@@ -357,39 +361,39 @@ run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, siz
         const __mmask16 k = lanes(t->nc - c);
         const __m512i sh = _mm512_maskz_loadu_epi32(k, o->shift + c);
         if (_mm512_cmpgt_epi32_mask(sh, zero) == 0 && _mm512_cmplt_epi32_mask(sh, most) == 0)
-            run_block(S, ROWS, SIGNED, true, t, px, lead, trail, c, k, in, zin, f, o, out);
+            run_block(S, ROWS, SIGNED, true, t, run, c, k, in, zin, f, o, out);
         else
-            run_block(S, ROWS, SIGNED, false, t, px, lead, trail, c, k, in, zin, f, o, out);
+            run_block(S, ROWS, SIGNED, false, t, run, c, k, in, zin, f, o, out);
     }
 }
 
 static inline __attribute__((always_inline)) void
-run_rows(const int S, const bool SIGNED, const nn_dw_tile *t, size_t px, bool lead, bool trail,
+run_rows(const int S, const bool SIGNED, const nn_dw_tile *t, const nn_dw_run *run,
          const uint8_t *in, int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out)
 {
     switch (t->rows) {
     case 3:
-        run_all(S, 3, SIGNED, t, px, lead, trail, in, in_zero, f, o, out);
+        run_all(S, 3, SIGNED, t, run, in, in_zero, f, o, out);
         break;
     case 2:
-        run_all(S, 2, SIGNED, t, px, lead, trail, in, in_zero, f, o, out);
+        run_all(S, 2, SIGNED, t, run, in, in_zero, f, o, out);
         break;
     default:
-        run_all(S, 1, SIGNED, t, px, lead, trail, in, in_zero, f, o, out);
+        run_all(S, 1, SIGNED, t, run, in, in_zero, f, o, out);
     }
 }
 
-void nn_dw_run_q8_avx512(const nn_dw_tile *t, size_t px, bool lead, bool trail, const uint8_t *in,
+void nn_dw_run_q8_avx512(const nn_dw_tile *t, const nn_dw_run *run, const uint8_t *in,
                          bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
                          uint8_t *out)
 {
     const bool two = t->in_px != t->in_col;
     if (in_signed && two)
-        run_rows(2, true, t, px, lead, trail, in, in_zero, f, o, out);
+        run_rows(2, true, t, run, in, in_zero, f, o, out);
     else if (in_signed)
-        run_rows(1, true, t, px, lead, trail, in, in_zero, f, o, out);
+        run_rows(1, true, t, run, in, in_zero, f, o, out);
     else if (two)
-        run_rows(2, false, t, px, lead, trail, in, in_zero, f, o, out);
+        run_rows(2, false, t, run, in, in_zero, f, o, out);
     else
-        run_rows(1, false, t, px, lead, trail, in, in_zero, f, o, out);
+        run_rows(1, false, t, run, in, in_zero, f, o, out);
 }
