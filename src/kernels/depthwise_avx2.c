@@ -231,43 +231,68 @@ static inline __attribute__((always_inline)) void store4(bool out_signed, __m256
     _mm_storeh_pi((__m64 *)(void *)(out + 3 * step), _mm_castsi128_ps(cd));
 }
 
-/* PX (4, 2 or 1) pixels of 8 channels over ROWS filter rows, S input
- * columns apart: each input column is widened once and multiplied into
- * every pixel it reaches. A product takes one 16-bit multiply-add pair: the
- * input's low 16 bits times the filter value, its high 16 bits (0 or the
- * sign) times 0. in1 is the first pixel's column 1. With lead, the first
- * pixel's column 0 lies outside the input, with trail the last pixel's
- * column 2: they read the input zero point zin. */
+/* 8 channels of two input rows (a second one row apart) interleaved: in
+ * each 32-bit lane the first row's value in the low 16 bits, the second's
+ * in the high ones. */
+static inline __attribute__((always_inline)) __m256i load_pair_q8(const bool SIGNED,
+                                                                  const uint8_t *p, size_t row)
+{
+    __m128i v = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)p),
+                                  _mm_loadl_epi64((const __m128i *)(const void *)(p + row)));
+    return SIGNED ? _mm256_cvtepi8_epi16(v) : _mm256_cvtepu8_epi16(v);
+}
+
+/* One input row (ir: the first pixel's column 1) into PX pixels'
+ * accumulators by the filter columns fc, or with PAIR two rows at once
+ * against filter columns holding both rows' values (16 bits each): each
+ * input column is widened once and multiplied into every pixel it
+ * reaches, one 16-bit multiply-add pair per product (or per two with
+ * PAIR). With lead, the first pixel's column 0 lies outside the input,
+ * with trail the last pixel's column 2: they read z, the input zero point
+ * in the layout of the rest. */
 static inline __attribute__((always_inline)) void
-run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, bool lead, bool trail,
-          const nn_dw_tile *t, const uint8_t *in1, __m256i zin, const __m256i *fv, __m256i bias,
-          const nn_rq_avx2 *rq, bool out_signed, __m256i lo, __m256i hi, __m256i blo,
-          __m256i bhi, uint8_t *out)
+run_cols(const int PX, const int S, const bool SIGNED, const bool PAIR, bool lead, bool trail,
+         const nn_dw_tile *t, const uint8_t *ir, __m256i z, const __m256i *fc, __m256i *acc)
 {
     const int last = S * (PX - 1) + 2;
+#pragma GCC unroll 9
+    for (int q = 0; q <= last; q++) {
+        __m256i x;
+        if ((q == 0 && lead) || (q == last && trail)) {
+            x = z;
+        } else {
+            const uint8_t *p = q == 0 ? ir - t->in_col : ir + (size_t)(q - 1) * t->in_col;
+            x = PAIR ? load_pair_q8(SIGNED, p, t->in_row) : load_q8(SIGNED, p);
+        }
+#pragma GCC unroll 3
+        for (int j = 0; j < 3; j++) {
+            const int p = (q - j) / S;
+            if (q >= j && (q - j) % S == 0 && p < PX)
+                acc[p] = _mm256_add_epi32(acc[p], _mm256_madd_epi16(x, fc[j]));
+        }
+    }
+}
+
+/* PX (4, 2 or 1) pixels of 8 channels over ROWS filter rows, S input
+ * columns apart (run_cols), rows 0 and 1 in pairs: fv holds rows 0 and 1
+ * paired (filter columns 0 to 2), then row 2. zin is the input zero point
+ * in 32 bits, zpair in both 16-bit halves. */
+static inline __attribute__((always_inline)) void
+run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, bool lead, bool trail,
+          const nn_dw_tile *t, const uint8_t *in1, __m256i zin, __m256i zpair, const __m256i *fv,
+          __m256i bias, const nn_rq_avx2 *rq, bool out_signed, __m256i lo, __m256i hi,
+          __m256i blo, __m256i bhi, uint8_t *out)
+{
     __m256i acc[4];
 #pragma GCC unroll 4
     for (int p = 0; p < PX; p++)
         acc[p] = bias;
-#pragma GCC unroll 3
-    for (int r = 0; r < ROWS; r++) {
-        const uint8_t *ir = in1 + (size_t)r * t->in_row;
-#pragma GCC unroll 9
-        for (int q = 0; q <= last; q++) {
-            __m256i x;
-            if (q == 0)
-                x = lead ? zin : load_q8(SIGNED, ir - t->in_col);
-            else if (q == last && trail)
-                x = zin;
-            else
-                x = load_q8(SIGNED, ir + (size_t)(q - 1) * t->in_col);
-#pragma GCC unroll 3
-            for (int j = 0; j < 3; j++) {
-                const int p = (q - j) / S;
-                if (q >= j && (q - j) % S == 0 && p < PX)
-                    acc[p] = _mm256_add_epi32(acc[p], _mm256_madd_epi16(x, fv[r * 3 + j]));
-            }
-        }
+    if (ROWS == 1) {
+        run_cols(PX, S, SIGNED, false, lead, trail, t, in1, zin, fv, acc);
+    } else {
+        run_cols(PX, S, SIGNED, true, lead, trail, t, in1, zpair, fv, acc);
+        if (ROWS == 3)
+            run_cols(PX, S, SIGNED, false, lead, trail, t, in1 + 2 * t->in_row, zin, fv + 6, acc);
     }
     if (PX == 1) {
         __m256i v = _mm256_min_epi32(_mm256_max_epi32(nn_rq_avx2_apply(rq, acc[0]), lo), hi);
@@ -293,7 +318,7 @@ run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, con
 {
     const size_t px = run->px;
     const bool lead = run->lead, trail = run->trail;
-    const __m256i zin = _mm256_set1_epi32(in_zero);
+    const __m256i zin = _mm256_set1_epi32(in_zero), zpair = _mm256_set1_epi16((short)in_zero);
     const __m256i lo = _mm256_set1_epi32(o->lo), hi = _mm256_set1_epi32(o->hi);
     const __m256i blo = _mm256_set1_epi8((char)o->lo), bhi = _mm256_set1_epi8((char)o->hi);
     const bool out_signed = o->lo < 0;
@@ -306,6 +331,11 @@ run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, con
             for (int j = 0; j < 3; j++)
                 fv[r * 3 + j] = _mm256_loadu_si256(
                     (const __m256i *)(const void *)(f + (size_t)r * t->f_row + (size_t)j * t->f_col + c));
+        /* Rows 0 and 1 paired: row 1's 16 bits above row 0's. */
+        if (ROWS >= 2)
+#pragma GCC unroll 3
+            for (int j = 0; j < 3; j++)
+                fv[j] = _mm256_or_si256(fv[j], _mm256_slli_epi32(fv[3 + j], 16));
         const __m256i bias = _mm256_loadu_si256((const __m256i *)(const void *)(o->bias + c));
         nn_rq_avx2 rq = nn_rq_avx2_init(_mm256_loadu_si256((const __m256i *)(const void *)(o->mult + c)),
                                         _mm256_loadu_si256((const __m256i *)(const void *)(o->shift + c)),
@@ -321,8 +351,8 @@ run_all(const int S, const int ROWS, const bool SIGNED, const nn_dw_tile *t, con
                 const uint8_t *ip = in1 + p * step;
                 uint8_t *op = orow + p * t->out_px;
 #define CHUNK(PX) \
-    run_chunk(PX, S, ROWS, SIGNED, l, trail && n == PX, t, ip, zin, fv, bias, &rq, out_signed, lo, \
-              hi, blo, bhi, op)
+    run_chunk(PX, S, ROWS, SIGNED, l, trail && n == PX, t, ip, zin, zpair, fv, bias, &rq, out_signed, \
+              lo, hi, blo, bhi, op)
                 if (n >= 4) {
                     CHUNK(4);
                     p += 4;
