@@ -1,8 +1,8 @@
 /* AVX2 depthwise tiles: 8 channels per vector, one accumulator per pixel
  * (the pixels' multiply-add chains overlap and share each filter load);
- * channels past the last full vector go to the portable tile. */
+ * channels past the last full vector go to the portable tile. Then the
+ * quantized 3x3 runs (nn_dw_q8_run_fn). */
 #include <immintrin.h>
-#include <string.h>
 
 #include "kernels/depthwise_internal.h"
 #include "kernels/quant_x86.h"
@@ -213,22 +213,23 @@ void nn_dw_tile_q8_avx2(const nn_dw_tile *t, size_t px, const uint8_t *in, bool 
 
 /* 4 pixels' 8 channels of zero + requant (unclamped) to bytes, clamped to
  * [lo, hi] (inside the range the packs saturate to: signed bytes when
- * lo < 0, which only int8 has), stored 8 per pixel. */
-static inline __attribute__((always_inline)) void store4(bool out_signed, __m256i a, __m256i b,
-                                                         __m256i c, __m256i d, __m256i lo,
-                                                         __m256i hi, size_t step, uint8_t *out)
+ * lo < 0, which only int8 has): pixel p's 8 bytes are the p-th 64 bits. */
+static inline __attribute__((always_inline)) __m256i bytes4(bool out_signed, __m256i a, __m256i b,
+                                                            __m256i c, __m256i d, __m256i lo,
+                                                            __m256i hi)
 {
     __m256i w = out_signed ? _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d))
                            : _mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
     w = out_signed ? _mm256_min_epi8(_mm256_max_epi8(w, lo), hi)
                    : _mm256_min_epu8(_mm256_max_epu8(w, lo), hi);
-    /* 128-bit lane l: channels 4l..4l+3 of a, b, c, d in turn. */
-    w = _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    __m128i ab = _mm256_castsi256_si128(w), cd = _mm256_extracti128_si256(w, 1);
-    _mm_storel_epi64((__m128i *)(void *)out, ab);
-    _mm_storeh_pi((__m64 *)(void *)(out + step), _mm_castsi128_ps(ab));
-    _mm_storel_epi64((__m128i *)(void *)(out + 2 * step), cd);
-    _mm_storeh_pi((__m64 *)(void *)(out + 3 * step), _mm_castsi128_ps(cd));
+    /* 128-bit lane l held channels 4l..4l+3 of a, b, c, d in turn. */
+    return _mm256_permutevar8x32_epi32(w, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+static inline void store_lo(uint8_t *p, __m128i v) { _mm_storel_epi64((__m128i *)(void *)p, v); }
+static inline void store_hi(uint8_t *p, __m128i v)
+{
+    _mm_storeh_pi((__m64 *)(void *)p, _mm_castsi128_ps(v));
 }
 
 /* 8 channels of two input rows (a second one row apart) interleaved: in
@@ -301,14 +302,18 @@ run_chunk(const int PX, const int S, const int ROWS, const bool SIGNED, bool lea
     }
     if (PX == 2) {
         __m256i v0 = nn_rq_avx2_apply(rq, acc[0]), v1 = nn_rq_avx2_apply(rq, acc[1]);
-        uint8_t pair[4 * 8];
-        store4(out_signed, v0, v1, v0, v1, blo, bhi, 8, pair);
-        memcpy(out, pair, 8);
-        memcpy(out + t->out_px, pair + 8, 8);
+        __m128i ab = _mm256_castsi256_si128(bytes4(out_signed, v0, v1, v0, v1, blo, bhi));
+        store_lo(out, ab);
+        store_hi(out + t->out_px, ab);
         return;
     }
-    store4(out_signed, nn_rq_avx2_apply(rq, acc[0]), nn_rq_avx2_apply(rq, acc[1]),
-           nn_rq_avx2_apply(rq, acc[2]), nn_rq_avx2_apply(rq, acc[3]), blo, bhi, t->out_px, out);
+    __m256i w = bytes4(out_signed, nn_rq_avx2_apply(rq, acc[0]), nn_rq_avx2_apply(rq, acc[1]),
+                       nn_rq_avx2_apply(rq, acc[2]), nn_rq_avx2_apply(rq, acc[3]), blo, bhi);
+    __m128i ab = _mm256_castsi256_si128(w), cd = _mm256_extracti128_si256(w, 1);
+    store_lo(out, ab);
+    store_hi(out + t->out_px, ab);
+    store_lo(out + 2 * t->out_px, cd);
+    store_hi(out + 3 * t->out_px, cd);
 }
 
 static inline __attribute__((always_inline)) void

@@ -1,6 +1,6 @@
 /* AVX-512 depthwise tiles: 16 channels per vector, one accumulator per
  * pixel so the pixels' multiply-add chains overlap and share each filter
- * load. */
+ * load. Then the quantized 3x3 runs (nn_dw_q8_run_fn), on VNNI's vpdpwssd. */
 #include <immintrin.h>
 
 #include "kernels/depthwise_internal.h"
