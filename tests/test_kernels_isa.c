@@ -238,6 +238,121 @@ static void check_depthwise_q8(const level *L)
                 bad, cases);
 }
 
+enum { RUN_NC_MAX = 67, RUN_COLS = 30, RUN_PX_MAX = 13, RUN_ROWS_OUT = 3, RUN_IN_ROWS = 7 };
+
+/* One case of check_depthwise_q8_runs: whether the run gives the portable
+ * tile's bytes. round picks the signedness, clamp range and bias range. */
+static bool dw_run_case(nn_dw_q8_run_fn fn, size_t nc, size_t px, size_t stride, size_t rows,
+                        bool lead, bool trail, int round)
+{
+    static uint8_t in[RUN_IN_ROWS * RUN_COLS * RUN_NC_MAX];
+    static int32_t filt[9 * RUN_NC_MAX], packed[9 * RUN_NC_MAX], bias[RUN_NC_MAX];
+    static int32_t folded[RUN_NC_MAX], mult[RUN_NC_MAX], shift[RUN_NC_MAX];
+    static uint8_t want[RUN_ROWS_OUT * RUN_PX_MAX * RUN_NC_MAX + 64];
+    static uint8_t got[RUN_ROWS_OUT * RUN_PX_MAX * RUN_NC_MAX + 64];
+    nn_dw_tile t = {.rows = rows, .cols = 3, .in_row = RUN_COLS * nc, .in_col = nc,
+                    .in_px = stride * nc, .f_row = 3 * nc, .f_col = nc, .nc = nc, .out_px = nc};
+    /* Output rows 1 or 2 input rows apart, stored px pixels apart. */
+    nn_dw_run run = {.px = px, .rows_out = 1 + rnd() % RUN_ROWS_OUT,
+                     .in_step = (1 + rnd() % 2) * t.in_row, .out_step = px * nc, .lead = lead,
+                     .trail = trail};
+    bool in_signed = round & 1, out_signed = round & 2;
+    for (size_t i = 0; i < RUN_IN_ROWS * RUN_COLS * nc; i++)
+        in[i] = (uint8_t)rnd();
+    for (size_t i = 0; i < 9 * nc; i++) {
+        filt[i] = rnd_range(-255, 255);
+        packed[i] = nn_dw_pack16(filt[i]);
+    }
+    int32_t in_zero = in_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+    for (size_t c = 0; c < nc; c++) {
+        bias[c] = round == 7 ? rnd_i32() : rnd_range(-300000, 300000);
+        mult[c] = rnd_range(1 << 30, INT32_MAX);
+        shift[c] = rnd() % 8 ? rnd_range(-14, -4) : rnd_range(-31, 31);
+        int64_t sum = 0;
+        for (size_t i = 0; i < 3 * rows; i++)
+            sum += filt[i * nc + c];
+        folded[c] = nn_wrapping_add_i32(bias[c], (int32_t)(uint32_t)(-(int64_t)in_zero * sum));
+    }
+    int32_t out_zero = out_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+    nn_dw_out o = {bias, mult, shift, out_zero, out_signed ? -128 : 0, out_signed ? 127 : 255};
+    if (round >= 4) /* a fused ReLU-like range */
+        o.lo = out_zero;
+    if (round == 6) /* ReLU6-like: both ends inside the range */
+        o.hi = o.lo + 100 < o.hi ? o.lo + 100 : o.hi;
+    nn_dw_out of = o;
+    of.bias = folded;
+    memset(got, 0xA5, sizeof got);
+    memset(want, 0xA5, sizeof want);
+    /* Pixel q's column 0 is input column stride * q - lead: the lead and
+     * trail pixels are tiles of their 2 columns inside the input. */
+    size_t mid = px - lead - trail;
+    nn_dw_tile two = t;
+    two.cols = 2;
+    for (size_t y = 0; y < run.rows_out; y++) {
+        const uint8_t *iy = in + y * run.in_step;
+        uint8_t *wy = want + y * run.out_step;
+        if (lead)
+            nn_dw_tile_q8_c(&two, 1, iy, in_signed, in_zero, filt + nc, &o, wy);
+        if (mid)
+            nn_dw_tile_q8_c(&t, mid, iy + (stride * lead - lead) * nc, in_signed, in_zero, filt, &o,
+                            wy + lead * nc);
+        if (trail)
+            nn_dw_tile_q8_c(&two, 1, iy + (stride * (px - 1) - lead) * nc, in_signed, in_zero, filt,
+                            &o, wy + (px - 1) * nc);
+    }
+    fn(&t, &run, in, in_signed, in_zero, packed, &of, got);
+    return memcmp(want, got, sizeof got) == 0;
+}
+
+/* The quantized depthwise runs (nn_dw_q8_run_fn: packed filter, the input
+ * zero point folded into the bias) against the portable tile on the same
+ * taps: same bytes, over channel tails, strides 1 and 2, 1 to 3 filter
+ * rows, 1 to 3 output rows, run lengths crossing every chunk size, with and
+ * without a first pixel missing its column 0 (lead) and a last one missing
+ * its column 2 (trail), int8 and uint8 with non-zero zero points, clamp
+ * ranges, any shift and extreme biases. */
+static void check_depthwise_q8_runs(void)
+{
+    static const struct {
+        const char *name;
+        unsigned needs;
+        nn_dw_q8_run_fn run;
+    } runs[] = {
+        {"portable", 0, nn_dw_run_q8_c},
+#if defined(NN_KERNELS_X86_64)
+        {"avx2", NN_CPU_AVX2, nn_dw_run_q8_avx2},
+        {"avx512", NN_CPU_AVX512, nn_dw_run_q8_avx512},
+#endif
+    };
+    static const size_t ncs[] = {1, 8, 13, 16, 32, 67};
+    static const size_t pxs[] = {1, 2, 3, 4, 5, 8, 9, 13};
+    unsigned cpu = nn_cpu_features();
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        if ((cpu & runs[k].needs) != runs[k].needs) {
+            printf("%s depthwise runs: not run, this CPU lacks it\n", runs[k].name);
+            continue;
+        }
+        int bad = 0, cases = 0;
+        for (int round = 0; round < 8; round++)
+            for (size_t a = 0; a < sizeof ncs / sizeof ncs[0]; a++)
+                for (size_t p = 0; p < sizeof pxs / sizeof pxs[0]; p++)
+                    for (size_t stride = 1; stride <= 2; stride++)
+                        for (size_t rows = 1; rows <= 3; rows++)
+                            for (int edges = 0; edges < 4; edges++) {
+                                bool lead = edges & 1, trail = edges & 2;
+                                if (lead && trail && pxs[p] < 2)
+                                    continue;
+                                bad += !dw_run_case(runs[k].run, ncs[a], pxs[p], stride, rows, lead,
+                                                    trail, round);
+                                cases++;
+                            }
+        if (!CHECK(bad == 0))
+            fprintf(stderr, "    %s: quantized depthwise run differs in %d of %d cases\n",
+                    runs[k].name, bad, cases);
+        printf("%s depthwise runs: %d cases checked\n", runs[k].name, cases);
+    }
+}
+
 /* The portable kernels take at most NN_QGEMM_MR_C rows: the reference runs
  * in chunks of them (row r of A is at base + r * row in every layout). */
 static void ref_qkernel(size_t rows, size_t kq, const nn_q8_rows *a, const int32_t *b,
@@ -586,6 +701,7 @@ int main(void)
         check_qgemm(L, K);
         printf("%s: checked\n", L->name);
     }
+    check_depthwise_q8_runs();
 #if defined(NN_KERNELS_AARCH64)
     if (cpu & NN_CPU_ASIMD)
         check_elementwise_neon();

@@ -18,6 +18,7 @@
  *   - MEAN's sums: every length up to 300 (vector tails), int8 and uint8,
  *     constant extremes.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +53,9 @@ typedef struct variant {
     void (*bilinear)(const nn_q8_bilinear *b, uint8_t *out);
     void (*accumulate)(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
     int64_t (*sum)(const uint8_t *in, bool is_signed, size_t n);
+    int32_t (*max)(const uint8_t *in, bool is_signed, size_t n);
+    void (*softmax_out)(const float *e, float inv, const uint8_t *in, bool is_signed,
+                        int32_t out_zero, uint8_t *out, size_t n);
 } variant;
 
 /* The dispatched kernels first, then each version this CPU runs. */
@@ -59,18 +63,22 @@ static size_t variants(variant *v)
 {
     size_t n = 0;
     v[n++] = (variant){"dispatched", nn_q8_lookup, nn_q8_pool_max, nn_q8_pool_avg,
-                       nn_q8_resize_bilinear, nn_q8_accumulate, nn_q8_sum};
+                       nn_q8_resize_bilinear, nn_q8_accumulate, nn_q8_sum, nn_q8_max,
+                       nn_q8_softmax_out};
     v[n++] = (variant){"c", nn_q8_lookup_c, nn_q8_pool_max_c, nn_q8_pool_avg_c,
-                       nn_q8_resize_bilinear_c, nn_q8_accumulate_c, nn_q8_sum_c};
+                       nn_q8_resize_bilinear_c, nn_q8_accumulate_c, nn_q8_sum_c, nn_q8_max_c,
+                       nn_q8_softmax_out_c};
 #if defined(NN_KERNELS_X86_64)
     unsigned f = nn_cpu_features();
     if (f & NN_CPU_AVX2)
         v[n++] = (variant){"avx2", nn_q8_lookup_avx2, nn_q8_pool_max_avx2, nn_q8_pool_avg_avx2,
-                           nn_q8_resize_bilinear_avx2, nn_q8_accumulate_avx2, nn_q8_sum_avx2};
+                           nn_q8_resize_bilinear_avx2, nn_q8_accumulate_avx2, nn_q8_sum_avx2,
+                           nn_q8_max_avx2, nn_q8_softmax_out_avx2};
     if (f & NN_CPU_AVX512)
         v[n++] = (variant){"avx512", nn_q8_lookup_avx512, nn_q8_pool_max_avx512,
                            nn_q8_pool_avg_avx512, nn_q8_resize_bilinear_avx512,
-                           nn_q8_accumulate_avx512, nn_q8_sum_avx512};
+                           nn_q8_accumulate_avx512, nn_q8_sum_avx512, nn_q8_max_avx512,
+                           nn_q8_softmax_out_avx512};
 #endif
     return n;
 }
@@ -287,6 +295,63 @@ static void sums(const variant *v, size_t nv)
     printf("sums: %d\n", cases);
 }
 
+/* TFLite's last pass of the quantized softmax for one value, written out
+ * independently of the kernels. */
+static uint8_t model_softmax(const float *e, float inv, uint8_t x, bool sgn, int32_t zero)
+{
+    float p = e[sgn ? (int8_t)x : x] * inv;
+    if (p > 512.0f)
+        p = 512.0f;
+    double r = sgn ? floor((double)p + 0.5) + zero : floor((double)p + 0.5);
+    int32_t q = (int32_t)r;
+    if (!sgn)
+        q = (int32_t)(p + 0.5f); /* uint8 adds one half in float32 and truncates */
+    return (uint8_t)clamp(q, sgn ? -128 : 0, sgn ? 127 : 255);
+}
+
+/* The maximum and the softmax outputs of rows of every length up to MAXN,
+ * over tables of exponentials and of exact halves (ties), values just
+ * below one half, and values past the 512 bound. */
+static void softmaxes(const variant *v, size_t nv)
+{
+    enum { MAXN = 200 };
+    uint8_t in[MAXN], want[MAXN + 1], got[MAXN + 1];
+    float table[256];
+    int cases = 0;
+    for (int t = 0; t < 2000; t++, cases++) {
+        size_t n = t < 400 ? 1 + (size_t)t % MAXN : 1 + rnd(MAXN);
+        bool sgn = rnd(2);
+        for (size_t i = 0; i < n; i++)
+            in[i] = (uint8_t)rnd(256);
+        int32_t mx = INT32_MIN;
+        for (size_t i = 0; i < n; i++)
+            mx = value(in + i, sgn) > mx ? value(in + i, sgn) : mx;
+        int kind = (int)rnd(3);
+        float inv = kind == 0 ? 256.0f / (1.0f + (float)rnd(1000)) : kind == 1 ? 1.0f : 0.75f;
+        for (int d = 0; d < 256; d++) {
+            if (kind == 0)
+                table[d] = expf(-0.05f * (float)(255 - d));
+            else if (rnd(4) == 0)
+                table[d] = nextafterf(0.5f + (float)rnd(300), 0.0f);
+            else
+                table[d] = (float)rnd(1400) / 2.0f;
+        }
+        const float *e = table + 255 - mx;
+        int32_t zero = sgn ? (int32_t)rnd(256) - 128 : 0;
+        for (size_t i = 0; i < n; i++)
+            want[i] = model_softmax(e, inv, in[i], sgn, zero);
+        for (size_t k = 0; k < nv; k++) {
+            int32_t m = v[k].max(in, sgn, n);
+            check(m == mx, v[k].name, m, mx);
+            got[n] = 0x5a;
+            v[k].softmax_out(e, inv, in, sgn, zero, got, n);
+            check(memcmp(got, want, n) == 0, v[k].name, 0, 0);
+            check(got[n] == 0x5a, "softmax wrote past the end", got[n], 0x5a);
+        }
+    }
+    printf("softmax rows: %d\n", cases);
+}
+
 int main(void)
 {
     nn_rng_init(&rng, 20261201, 1);
@@ -297,6 +362,7 @@ int main(void)
     pools(v, nv);
     bilinears(v, nv);
     sums(v, nv);
+    softmaxes(v, nv);
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

@@ -5,6 +5,8 @@
  * taps clipped, so the vector kernels need no bounds checks. A depth
  * multiplier above 1 first replicates each input channel multiplier times
  * (small for the usual few input channels), making every case multiplier 1.
+ * Quantized 3x3 filters take the interior of each output row in one run
+ * (nn_dw_q8_run_fn) with the input zero point folded into the bias.
  */
 #include "kernels/depthwise.h"
 
@@ -18,20 +20,25 @@
 #include "kernels/quant.h"
 #include "util/threadpool.h"
 
+/* Most input bytes the quantized runs of several output rows read. */
+#define RUN_BATCH_BYTES ((size_t)64 << 10)
+
 /* Largest replicated input for multipliers above 1. */
 #define MAX_EXPANDED_BYTES ((size_t)64 << 20)
 
 typedef struct dw_isa {
     nn_dw_f32_fn f32;
     nn_dw_q8_fn q8;
+    nn_dw_q8_run_fn q8_run; /* NULL: the tiles take the whole row */
 } dw_isa;
 
-static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c};
+static const dw_isa isa_c = {nn_dw_tile_f32_c, nn_dw_tile_q8_c, nn_dw_run_q8_c};
 #if defined(NN_KERNELS_X86_64)
-static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2};
-static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512};
+static const dw_isa isa_avx2 = {nn_dw_tile_f32_avx2, nn_dw_tile_q8_avx2, nn_dw_run_q8_avx2};
+static const dw_isa isa_avx512 = {nn_dw_tile_f32_avx512, nn_dw_tile_q8_avx512,
+                                  nn_dw_run_q8_avx512};
 #elif defined(NN_KERNELS_AARCH64)
-static const dw_isa isa_neon = {nn_dw_tile_f32_neon, nn_dw_tile_q8_neon};
+static const dw_isa isa_neon = {nn_dw_tile_f32_neon, nn_dw_tile_q8_neon, NULL};
 #endif
 /* The tiles of the level nn_isa_current() chose (src/kernels/isa.c). */
 static const dw_isa *dw_isa_get(void)
@@ -95,6 +102,103 @@ void nn_dw_tile_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_
     }
 }
 
+/* The filter value in the low 16 bits of a packed one (nn_dw_pack16). */
+static inline int32_t unpack16(int32_t v)
+{
+    v &= 0xffff;
+    return v >= 0x8000 ? v - 0x10000 : v;
+}
+
+/* One row of a run. */
+static void run_row_q8_c(const nn_dw_tile *t, size_t px, bool lead, bool trail, const uint8_t *in,
+                         bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+                         uint8_t *out)
+{
+    const size_t back = lead ? t->in_col : 0; /* in is the first pixel's column 1 */
+    for (size_t p = 0; p < px; p++) {
+        uint8_t *op = out + p * t->out_px;
+        for (size_t c = 0; c < t->nc; c++) {
+            int32_t acc = o->bias[c];
+            for (size_t r = 0; r < t->rows; r++)
+                for (size_t j = 0; j < 3; j++) {
+                    int32_t v = in_zero;
+                    if (!(lead && p == 0 && j == 0) && !(trail && p + 1 == px && j == 2)) {
+                        uint8_t x = in[p * t->in_px + r * t->in_row + j * t->in_col - back + c];
+                        v = in_signed ? (int8_t)x : x;
+                    }
+                    acc = nn_wrapping_add_i32(acc, v * unpack16(f[r * t->f_row + j * t->f_col + c]));
+                }
+            op[c] = (uint8_t)nn_requant_output(acc, o->mult[c], o->shift[c], NN_DW_ROUNDING,
+                                               o->out_zero, o->lo, o->hi);
+        }
+    }
+}
+
+void nn_dw_run_q8_c(const nn_dw_tile *t, const nn_dw_run *run, const uint8_t *in, bool in_signed,
+                    int32_t in_zero, const int32_t *f, const nn_dw_out *o, uint8_t *out)
+{
+    for (size_t y = 0; y < run->rows_out; y++)
+        run_row_q8_c(t, run->px, run->lead, run->trail, in + y * run->in_step, in_signed, in_zero,
+                     f, o, out + y * run->out_step);
+}
+
+/* ---- weights ---- */
+
+struct nn_dw_q8_weights {
+    nn_dw_quant q;       /* bias, mult and shift point into this block */
+    int32_t *wf;         /* [tap][channel]: the filter minus its zero point */
+    int32_t *packed;     /* 3x3 filters: wf packed (nn_dw_pack16), else NULL */
+    int32_t *row_bias;   /* 3x3: [r_lo * 3 + r_hi - 1][channel], r_lo < r_hi: the bias
+                          * minus in_zero * the sum of filter rows [r_lo, r_hi) */
+};
+
+int nn_dw_q8_weights_build(const nn_dw_geom *g, const void *filter, const nn_dw_quant *q,
+                           nn_dw_q8_weights **wp)
+{
+    *wp = NULL;
+    size_t taps = (size_t)g->f_h * g->f_w, oc = g->out_c;
+    bool three = g->f_h == 3 && g->f_w == 3;
+    size_t words = taps * oc + 3 * oc + (three ? taps * oc + 9 * oc : 0);
+    nn_dw_q8_weights *w = malloc(sizeof *w + words * sizeof(int32_t) + 1);
+    if (!w)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    w->q = *q;
+    w->wf = (int32_t *)(w + 1);
+    int32_t *bias = w->wf + taps * oc, *mult = bias + oc, *shift = mult + oc;
+    w->packed = three ? shift + oc : NULL;
+    w->row_bias = three ? w->packed + taps * oc : NULL;
+    for (size_t i = 0; i < taps * oc; i++)
+        w->wf[i] = (q->filter_signed ? ((const int8_t *)filter)[i] : ((const uint8_t *)filter)[i]) -
+                   q->filter_zero;
+    for (size_t c = 0; c < oc; c++) {
+        bias[c] = q->bias ? q->bias[c] : 0;
+        mult[c] = q->mult[c];
+        shift[c] = q->shift[c];
+    }
+    w->q.bias = bias;
+    w->q.mult = mult;
+    w->q.shift = shift;
+    if (three) {
+        for (size_t i = 0; i < taps * oc; i++)
+            w->packed[i] = nn_dw_pack16(w->wf[i]);
+        for (size_t lo = 0; lo < 3; lo++)
+            for (size_t hi = lo + 1; hi <= 3; hi++)
+                for (size_t c = 0; c < oc; c++) {
+                    int64_t sum = 0;
+                    for (size_t r = lo; r < hi; r++)
+                        for (size_t j = 0; j < 3; j++)
+                            sum += w->wf[(r * 3 + j) * oc + c];
+                    /* the kernels' wrapping 32-bit sums */
+                    w->row_bias[(lo * 3 + hi - 1) * oc + c] =
+                        nn_wrapping_add_i32(bias[c], (int32_t)(uint32_t)(-(int64_t)q->in_zero * sum));
+                }
+    }
+    *wp = w;
+    return ANEURALNETWORKS_NO_ERROR;
+}
+
+void nn_dw_q8_weights_free(nn_dw_q8_weights *w) { free(w); }
+
 /* ---- rows ---- */
 
 typedef struct dw_job {
@@ -107,11 +211,15 @@ typedef struct dw_job {
     const nn_dw_quant *q;
     const int32_t *qbias; /* quantized: bias (zeros when absent) */
     const int32_t *wf;   /* quantized filter minus its zero point */
+    const nn_dw_q8_weights *w; /* quantized */
+    bool run;            /* quantized: the interior columns by isa->q8_run */
     size_t xa, xb;       /* output columns whose taps all fall inside the input */
     /* Channel blocks per output row (float tiles only; 1 otherwise): a task
      * is one block of one row, so that layers of few rows (7 at 7x7) still
      * split evenly between the threads. */
     size_t blocks, block_c; /* blocks, and channels in each but the last */
+    bool lead, trail;    /* runs: with the column before xa (missing its column 0),
+                          * the column xb (missing its column 2) */
     void *out;
 } dw_job;
 
@@ -178,9 +286,35 @@ static void tap_range(int64_t base, int64_t step, uint32_t n, uint32_t size, siz
     *hi = (size_t)b;
 }
 
-/* Channels [c0, c0 + nc) of output row oy of image n; the quantized tiles
- * take every channel (c0 = 0, nc = out_c). */
-static void dw_row_tiles(const dw_job *J, size_t n, size_t oy, size_t c0, size_t nc)
+/* The quantized run over the interior columns (with their lead and trail
+ * pixels) of rows_out output rows from oy, which share their filter rows
+ * [r_lo, r_hi). */
+static void dw_run(const dw_job *J, size_t n, size_t oy, size_t rows_out, size_t r_lo, size_t r_hi,
+                   const nn_dw_tile *t, size_t row_px)
+{
+    const nn_dw_geom *g = J->g;
+    const size_t C = g->out_c;
+    const nn_dw_q8_weights *w = J->w;
+    size_t ox = J->xa - J->lead;
+    nn_dw_tile rt = *t;
+    rt.cols = 3;
+    nn_dw_run run = {.px = J->xb - ox + J->trail, .rows_out = rows_out,
+                     .in_step = (size_t)g->stride_h * g->in_w * C, .out_step = (size_t)g->out_w * C,
+                     .lead = J->lead, .trail = J->trail};
+    nn_dw_out o = {w->row_bias + (r_lo * 3 + r_hi - 1) * C, w->q.mult, w->q.shift, w->q.out_zero,
+                   J->q->lo, J->q->hi};
+    /* The first column inside the input: column 1 of a lead pixel. */
+    size_t first = (size_t)((int64_t)ox * g->stride_w - g->pad_l + (J->lead ? 1 : 0));
+    J->isa->q8_run(&rt, &run, (const uint8_t *)J->in + (row_px + first) * C, w->q.in_signed,
+                   w->q.in_zero, w->packed + r_lo * 3 * C, &o,
+                   (uint8_t *)J->out + ((n * g->out_h + oy) * g->out_w + ox) * C);
+}
+
+/* Channels [c0, c0 + nc) of output rows [oy, oy + rows_out) of image n,
+ * which share their filter rows; the quantized tiles take every channel
+ * (c0 = 0, nc = out_c). */
+static void dw_row_tiles(const dw_job *J, size_t n, size_t oy, size_t rows_out, size_t c0,
+                         size_t nc)
 {
     const nn_dw_geom *g = J->g;
     const size_t C = g->out_c;
@@ -196,38 +330,59 @@ static void dw_row_tiles(const dw_job *J, size_t n, size_t oy, size_t c0, size_t
                     .nc = nc,
                     .out_px = C};
     size_t y0 = t.rows ? (size_t)(ybase + (int64_t)r_lo * g->dil_h) : 0;
-    size_t row_px = ((size_t)n * g->in_h + y0) * g->in_w;
-    for (size_t ox = 0, px; ox < g->out_w; ox += px) {
-        size_t c_lo = 0, c_hi = g->f_w;
-        int64_t xbase = (int64_t)ox * g->stride_w - g->pad_l;
-        if (ox >= J->xa && ox < J->xb) {
-            size_t run = J->xb - ox;
-            /* Many channels: 4 pixels over wider channel blocks. */
-            size_t most = C >= 32 ? 4 : 8;
-            px = run >= most ? most : run >= 4 ? 4 : run >= 2 ? 2 : 1;
-        } else {
-            px = 1;
-            tap_range(xbase, g->dil_w, g->f_w, g->in_w, &c_lo, &c_hi);
-        }
-        t.cols = c_hi - c_lo;
-        /* With no tap inside the input the pointers are never read. */
-        size_t in_off = 0, f_off = 0;
-        if (t.rows && t.cols) {
-            in_off = (row_px + (size_t)(xbase + (int64_t)c_lo * g->dil_w)) * C;
-            f_off = (r_lo * g->f_w + c_lo) * C;
-        }
-        size_t obase = ((n * g->out_h + oy) * g->out_w + ox) * C;
-        if (!J->q) {
-            J->isa->f32(&t, px, (const float *)J->in + in_off + c0, J->f + f_off + c0,
-                        J->bias ? J->bias + c0 : NULL, J->lo, J->hi,
-                        (float *)J->out + obase + c0);
-            continue;
-        }
-        const nn_dw_quant *q = J->q;
-        nn_dw_out o = {J->qbias, q->mult, q->shift, q->out_zero, q->lo, q->hi};
-        J->isa->q8(&t, px, (const uint8_t *)J->in + in_off, q->in_signed, q->in_zero,
-                   J->wf + f_off, &o, (uint8_t *)J->out + obase);
+    /* The run's columns, taken by dw_run. */
+    size_t skip_a = 0, skip_b = 0;
+    if (J->run && J->xb > J->xa && t.rows) {
+        dw_run(J, n, oy, rows_out, r_lo, r_hi, &t, ((size_t)n * g->in_h + y0) * g->in_w);
+        skip_a = J->xa - J->lead;
+        skip_b = J->xb + J->trail;
     }
+    for (size_t y = 0; y < rows_out; y++, oy++, y0 += (size_t)g->stride_h) {
+        size_t row_px = ((size_t)n * g->in_h + y0) * g->in_w;
+        for (size_t ox = 0, px; ox < g->out_w; ox += px) {
+            if (ox == skip_a && skip_b > skip_a) {
+                px = skip_b - skip_a;
+                continue;
+            }
+            size_t c_lo = 0, c_hi = g->f_w;
+            int64_t xbase = (int64_t)ox * g->stride_w - g->pad_l;
+            if (ox >= J->xa && ox < J->xb) {
+                size_t run = J->xb - ox;
+                /* Many channels: 4 pixels over wider channel blocks. */
+                size_t most = C >= 32 ? 4 : 8;
+                px = run >= most ? most : run >= 4 ? 4 : run >= 2 ? 2 : 1;
+            } else {
+                px = 1;
+                tap_range(xbase, g->dil_w, g->f_w, g->in_w, &c_lo, &c_hi);
+            }
+            t.cols = c_hi - c_lo;
+            /* With no tap inside the input the pointers are never read. */
+            size_t in_off = 0, f_off = 0;
+            if (t.rows && t.cols) {
+                in_off = (row_px + (size_t)(xbase + (int64_t)c_lo * g->dil_w)) * C;
+                f_off = (r_lo * g->f_w + c_lo) * C;
+            }
+            size_t obase = ((n * g->out_h + oy) * g->out_w + ox) * C;
+            if (!J->q) {
+                J->isa->f32(&t, px, (const float *)J->in + in_off + c0, J->f + f_off + c0,
+                            J->bias ? J->bias + c0 : NULL, J->lo, J->hi,
+                            (float *)J->out + obase + c0);
+                continue;
+            }
+            const nn_dw_quant *q = J->q;
+            nn_dw_out o = {J->qbias, q->mult, q->shift, q->out_zero, q->lo, q->hi};
+            J->isa->q8(&t, px, (const uint8_t *)J->in + in_off, q->in_signed, q->in_zero,
+                       J->wf + f_off, &o, (uint8_t *)J->out + obase);
+        }
+    }
+}
+
+/* Whether every filter row of output row oy lies inside the input. */
+static bool full_rows(const nn_dw_geom *g, size_t oy)
+{
+    size_t lo, hi;
+    tap_range((int64_t)oy * g->stride_h - g->pad_t, g->dil_h, g->f_h, g->in_h, &lo, &hi);
+    return lo == 0 && hi == g->f_h;
 }
 
 static void dw_rows(void *arg, size_t begin, size_t end)
@@ -238,10 +393,26 @@ static void dw_rows(void *arg, size_t begin, size_t end)
         dw_rows_large(J, begin, end);
         return;
     }
-    for (size_t u = begin; u < end; u++) {
-        size_t row = u / J->blocks, c0 = u % J->blocks * J->block_c;
-        size_t nc = g->out_c - c0 < J->block_c ? g->out_c - c0 : J->block_c;
-        dw_row_tiles(J, row / g->out_h, row % g->out_h, c0, nc);
+    if (J->blocks > 1) {
+        for (size_t u = begin; u < end; u++) {
+            size_t row = u / J->blocks, c0 = u % J->blocks * J->block_c;
+            size_t nc = g->out_c - c0 < J->block_c ? g->out_c - c0 : J->block_c;
+            dw_row_tiles(J, row / g->out_h, row % g->out_h, 1, c0, nc);
+        }
+        return;
+    }
+    const size_t row_bytes = (size_t)g->in_w * g->out_c;
+    for (size_t row = begin, count; row < end; row += count) {
+        size_t n = row / g->out_h, oy = row % g->out_h;
+        count = 1;
+        /* Rows with every filter row inside the input go together, up to
+         * the image's end, while the input rows they read stay in cache
+         * for the next block of channels: their runs share one setup. */
+        if (J->run && full_rows(g, oy))
+            while (row + count < end && oy + count < g->out_h && full_rows(g, oy + count) &&
+                   ((count + 1) * g->stride_h + g->f_h) * row_bytes <= RUN_BATCH_BYTES)
+                count++;
+        dw_row_tiles(J, n, oy, count, 0, g->out_c);
     }
 }
 
@@ -256,6 +427,18 @@ static void run_rows(const nn_dw_geom *g, dw_job *J)
             if (J->xb == 0)
                 J->xa = ox;
             J->xb = ox + 1;
+        }
+    }
+    J->lead = J->trail = false;
+    if (J->run && J->xb > J->xa) {
+        size_t lo, hi;
+        if (J->xa > 0) {
+            tap_range((int64_t)(J->xa - 1) * g->stride_w - g->pad_l, 1, 3, g->in_w, &lo, &hi);
+            J->lead = lo == 1 && hi == 3;
+        }
+        if (J->xb < g->out_w) {
+            tap_range((int64_t)J->xb * g->stride_w - g->pad_l, 1, 3, g->in_w, &lo, &hi);
+            J->trail = lo == 0 && hi == 2;
         }
     }
     size_t rows = (size_t)g->n * g->out_h;
@@ -327,20 +510,18 @@ int nn_depthwise_f32(const nn_dw_geom *g, const float *in, const float *filter,
     return ANEURALNETWORKS_NO_ERROR;
 }
 
-int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
-                    const nn_dw_quant *q, void *out)
+int nn_depthwise_q8_built(const nn_dw_geom *g, const void *in, const nn_dw_q8_weights *w,
+                          int32_t lo, int32_t hi, void *out)
 {
-    size_t taps = (size_t)g->f_h * g->f_w, oc = g->out_c;
-    int32_t *wf = malloc((taps * oc + oc + 1) * sizeof(int32_t));
-    if (!wf)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
-    int32_t *bias = wf + taps * oc;
-    for (size_t i = 0; i < taps * oc; i++)
-        wf[i] = (q->filter_signed ? ((const int8_t *)filter)[i] : ((const uint8_t *)filter)[i]) -
-                q->filter_zero;
-    for (size_t c = 0; c < oc; c++)
-        bias[c] = q->bias ? q->bias[c] : 0;
-    dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .q = q, .qbias = bias, .wf = wf, .out = out};
+    size_t taps = (size_t)g->f_h * g->f_w;
+    nn_dw_quant q = w->q;
+    q.lo = lo;
+    q.hi = hi;
+    dw_job J = {.g = g, .isa = dw_isa_get(), .in = in, .q = &q, .qbias = w->q.bias, .wf = w->wf,
+                .w = w, .out = out};
+    /* The runs load the pixels' shared columns once: next to each other
+     * (dilation 1), 1 or 2 columns apart. */
+    J.run = J.isa->q8_run && w->packed && g->dil_w == 1 && (g->stride_w == 1 || g->stride_w == 2);
     int rc = ANEURALNETWORKS_NO_ERROR;
     void *expanded = NULL;
     if (taps > NN_DW_MAX_TAPS)
@@ -352,9 +533,22 @@ int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
         else
             J.isa = NULL;
     }
+    if (!J.isa)
+        J.run = false;
     if (rc == ANEURALNETWORKS_NO_ERROR)
         run_rows(g, &J);
     free(expanded);
-    free(wf);
+    return rc;
+}
+
+int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
+                    const nn_dw_quant *q, void *out)
+{
+    nn_dw_q8_weights *w;
+    int rc = nn_dw_q8_weights_build(g, filter, q, &w);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+        return rc;
+    rc = nn_depthwise_q8_built(g, in, w, q->lo, q->hi, out);
+    nn_dw_q8_weights_free(w);
     return rc;
 }

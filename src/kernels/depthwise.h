@@ -29,4 +29,19 @@ typedef struct nn_dw_quant {
 int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
                      const nn_dw_quant *q, void *out);
 
+/* The filter, bias and requantization of a quantized depthwise layer in the
+ * forms the kernels take, built once (per compilation when they are
+ * constant): everything of q but the clamp range lo, hi. */
+typedef struct nn_dw_q8_weights nn_dw_q8_weights;
+
+/* g's f_h, f_w and out_c; NO_ERROR or OUT_OF_MEMORY. */
+int nn_dw_q8_weights_build(const nn_dw_geom *g, const void *filter, const nn_dw_quant *q,
+                           nn_dw_q8_weights **w);
+void nn_dw_q8_weights_free(nn_dw_q8_weights *w);
+
+/* nn_depthwise_q8 with weights built for g's filter shape and the clamp
+ * range [lo, hi]. NO_ERROR or OUT_OF_MEMORY. */
+int nn_depthwise_q8_built(const nn_dw_geom *g, const void *in, const nn_dw_q8_weights *w,
+                          int32_t lo, int32_t hi, void *out);
+
 #endif

@@ -52,6 +52,43 @@ typedef void (*nn_dw_q8_fn)(const nn_dw_tile *t, size_t px, const uint8_t *in, b
 
 #define NN_DW_MAX_TAPS 256
 
+/* A run of px output pixels in each of rows_out output rows (in_step input
+ * and out_step output elements apart) for a 3x3 filter whose columns are
+ * next to each other in the input (t->in_col apart, pixels t->in_px =
+ * t->in_col or 2 * t->in_col apart: stride 1 or 2), over t->rows (1 to 3)
+ * filter rows and all 3 columns: the shape of almost every quantized
+ * depthwise layer. With lead, the first pixel's column 0 lies left of the
+ * input and in points at its column 1; with trail, the last pixel's column
+ * 2 lies right of the input (lead and trail pixels are distinct). Those
+ * taps read in_zero, so they add nothing. Each input column is loaded once
+ * for the pixels that share it, and the filter and requantization are set
+ * up once for all the rows. f is the packed filter (nn_dw_pack16): the
+ * filter minus its zero point in the low 16 bits of each int32, zeros
+ * above, the form 16-bit multiply-add pairs take; o->bias already holds
+ * bias - in_zero * (the sum of the rows' taps), so the raw input
+ * multiplies. Gives nn_dw_tile_q8_c's bytes for the taps inside the input. */
+typedef struct nn_dw_run {
+    size_t px, rows_out, in_step, out_step;
+    bool lead, trail;
+} nn_dw_run;
+
+typedef void (*nn_dw_q8_run_fn)(const nn_dw_tile *t, const nn_dw_run *run, const uint8_t *in,
+                                bool in_signed, int32_t in_zero, const int32_t *f,
+                                const nn_dw_out *o, uint8_t *out);
+
+/* The packed form of a filter value f in [-255, 255]. */
+static inline int32_t nn_dw_pack16(int32_t f) { return (int32_t)(uint16_t)f; }
+
+void nn_dw_run_q8_c(const nn_dw_tile *t, const nn_dw_run *run, const uint8_t *in,
+                   bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+                   uint8_t *out);
+void nn_dw_run_q8_avx2(const nn_dw_tile *t, const nn_dw_run *run, const uint8_t *in,
+                   bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+                   uint8_t *out);
+void nn_dw_run_q8_avx512(const nn_dw_tile *t, const nn_dw_run *run, const uint8_t *in,
+                   bool in_signed, int32_t in_zero, const int32_t *f, const nn_dw_out *o,
+                   uint8_t *out);
+
 void nn_dw_tile_f32_c(const nn_dw_tile *t, size_t px, const float *in, const float *f,
                       const float *bias, float lo, float hi, float *out);
 void nn_dw_tile_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_signed,

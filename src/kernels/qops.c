@@ -1,6 +1,8 @@
 /* Portable quantized lookup, pooling, resize and sum kernels, and the per-ISA choice (qops.h). */
 #include "kernels/qops.h"
 
+#include <math.h>
+
 #include "kernels/isa.h"
 #include "kernels/quant.h"
 
@@ -80,6 +82,29 @@ int64_t nn_q8_sum_c(const uint8_t *in, bool is_signed, size_t n)
     return s;
 }
 
+int32_t nn_q8_max_c(const uint8_t *in, bool is_signed, size_t n)
+{
+    int32_t m = INT32_MIN;
+    for (size_t i = 0; i < n; i++) {
+        int32_t v = is_signed ? (int8_t)in[i] : in[i];
+        m = v > m ? v : m;
+    }
+    return m;
+}
+
+void nn_q8_softmax_out_c(const float *e, float inv, const uint8_t *in, bool is_signed,
+                         int32_t out_zero, uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float p = e[is_signed ? (int8_t)in[i] : in[i]] * inv;
+        /* bounded before the conversion so that no scale can overflow int32 */
+        p = p < 512.0f ? p : 512.0f;
+        int32_t q = is_signed ? (int32_t)roundf(p) + out_zero : (int32_t)(p + 0.5f);
+        q = nn_clamp_i32(q, is_signed ? -128 : 0, is_signed ? 127 : 255);
+        out[i] = (uint8_t)q;
+    }
+}
+
 typedef struct qops_isa {
     void (*lookup)(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
     void (*pool_max)(const nn_q8_window *w, uint8_t *out);
@@ -87,17 +112,23 @@ typedef struct qops_isa {
     void (*bilinear)(const nn_q8_bilinear *b, uint8_t *out);
     void (*accumulate)(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
     int64_t (*sum)(const uint8_t *in, bool is_signed, size_t n);
+    int32_t (*max)(const uint8_t *in, bool is_signed, size_t n);
+    void (*softmax_out)(const float *e, float inv, const uint8_t *in, bool is_signed,
+                        int32_t out_zero, uint8_t *out, size_t n);
 } qops_isa;
 
 static const qops_isa isa_c = {nn_q8_lookup_c,          nn_q8_pool_max_c,    nn_q8_pool_avg_c,
-                               nn_q8_resize_bilinear_c, nn_q8_accumulate_c, nn_q8_sum_c};
+                               nn_q8_resize_bilinear_c, nn_q8_accumulate_c, nn_q8_sum_c,
+                               nn_q8_max_c,             nn_q8_softmax_out_c};
 #if defined(NN_KERNELS_X86_64)
 static const qops_isa isa_avx2 = {nn_q8_lookup_avx2,          nn_q8_pool_max_avx2,
                                   nn_q8_pool_avg_avx2,        nn_q8_resize_bilinear_avx2,
-                                  nn_q8_accumulate_avx2,      nn_q8_sum_avx2};
+                                  nn_q8_accumulate_avx2,      nn_q8_sum_avx2,
+                                  nn_q8_max_avx2,             nn_q8_softmax_out_avx2};
 static const qops_isa isa_avx512 = {nn_q8_lookup_avx512,          nn_q8_pool_max_avx512,
                                     nn_q8_pool_avg_avx512,        nn_q8_resize_bilinear_avx512,
-                                    nn_q8_accumulate_avx512,      nn_q8_sum_avx512};
+                                    nn_q8_accumulate_avx512,      nn_q8_sum_avx512,
+                                    nn_q8_max_avx512,             nn_q8_softmax_out_avx512};
 #endif
 
 static const qops_isa *qops_isa_get(void)
@@ -145,4 +176,15 @@ void nn_q8_accumulate(const uint8_t *in, bool is_signed, int32_t *acc, size_t n)
 int64_t nn_q8_sum(const uint8_t *in, bool is_signed, size_t n)
 {
     return qops_isa_get()->sum(in, is_signed, n);
+}
+
+int32_t nn_q8_max(const uint8_t *in, bool is_signed, size_t n)
+{
+    return qops_isa_get()->max(in, is_signed, n);
+}
+
+void nn_q8_softmax_out(const float *e, float inv, const uint8_t *in, bool is_signed,
+                       int32_t out_zero, uint8_t *out, size_t n)
+{
+    qops_isa_get()->softmax_out(e, inv, in, is_signed, out_zero, out, n);
 }

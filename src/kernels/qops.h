@@ -56,6 +56,17 @@ void nn_q8_accumulate(const uint8_t *in, bool is_signed, int32_t *acc, size_t n)
 /* The sum of in[0..n) as int8 or uint8 values. */
 int64_t nn_q8_sum(const uint8_t *in, bool is_signed, size_t n);
 
+/* The largest of in[0..n) (n >= 1) as int8 or uint8 values. */
+int32_t nn_q8_max(const uint8_t *in, bool is_signed, size_t n);
+
+/* The last pass of TFLite's quantized SOFTMAX over a row (ops/softmax.c):
+ * with x = in[i] (int8 or uint8) and p = min(e[x] * inv, 512) in float32,
+ * out[i] = round(p) + out_zero for int8 (ties away from zero), p + 1/2
+ * truncated for uint8, saturated to the type. e is indexed by the value
+ * (from -128 for int8). */
+void nn_q8_softmax_out(const float *e, float inv, const uint8_t *in, bool is_signed,
+                       int32_t out_zero, uint8_t *out, size_t n);
+
 /* The portable definitions, and the vector ones (x86-64) for the
  * dispatcher and the tests. The vector averages take windows of fewer than
  * NN_Q8_POOL_VECTOR_MAX pixels, whose float quotients truncate exactly
@@ -71,6 +82,15 @@ int64_t nn_q8_sum_avx2(const uint8_t *in, bool is_signed, size_t n);
 void nn_q8_resize_bilinear_avx512(const nn_q8_bilinear *b, uint8_t *out);
 void nn_q8_accumulate_avx512(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
 int64_t nn_q8_sum_avx512(const uint8_t *in, bool is_signed, size_t n);
+int32_t nn_q8_max_c(const uint8_t *in, bool is_signed, size_t n);
+int32_t nn_q8_max_avx2(const uint8_t *in, bool is_signed, size_t n);
+int32_t nn_q8_max_avx512(const uint8_t *in, bool is_signed, size_t n);
+void nn_q8_softmax_out_c(const float *e, float inv, const uint8_t *in, bool is_signed,
+                         int32_t out_zero, uint8_t *out, size_t n);
+void nn_q8_softmax_out_avx2(const float *e, float inv, const uint8_t *in, bool is_signed,
+                            int32_t out_zero, uint8_t *out, size_t n);
+void nn_q8_softmax_out_avx512(const float *e, float inv, const uint8_t *in, bool is_signed,
+                              int32_t out_zero, uint8_t *out, size_t n);
 void nn_q8_lookup_c(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
 void nn_q8_pool_max_c(const nn_q8_window *w, uint8_t *out);
 void nn_q8_pool_avg_c(const nn_q8_window *w, uint8_t *out);

@@ -195,3 +195,56 @@ int64_t nn_q8_sum_avx2(const uint8_t *in, bool is_signed, size_t n)
         sum += is_signed ? (int8_t)in[i] : in[i];
     return sum;
 }
+
+int32_t nn_q8_max_avx2(const uint8_t *in, bool is_signed, size_t n)
+{
+    /* int8 bytes made uint8 (x ^ 0x80 = x + 128) keep their order. */
+    const __m256i flip = _mm256_set1_epi8(is_signed ? (char)0x80 : 0);
+    __m256i m = _mm256_setzero_si256();
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        m = _mm256_max_epu8(m, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(in + i)), flip));
+    uint8_t b[32];
+    _mm256_storeu_si256((__m256i *)(void *)b, m);
+    int32_t best = 0;
+    for (int j = 0; j < 32; j++)
+        best = b[j] > best ? b[j] : best;
+    for (; i < n; i++) {
+        int32_t v = in[i] ^ (is_signed ? 0x80 : 0);
+        best = v > best ? v : best;
+    }
+    return is_signed ? best - 128 : best;
+}
+
+/* round(p) for p >= 0 (ties away from zero, as roundf): the truncation plus
+ * one where the fraction, exact in float32, is at least one half. */
+static inline __m256i round_away_nonneg(__m256 p)
+{
+    __m256 t = _mm256_round_ps(p, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    __m256i up = _mm256_castps_si256(_mm256_cmp_ps(_mm256_sub_ps(p, t), _mm256_set1_ps(0.5f), _CMP_GE_OQ));
+    /* up is -1 where the fraction rounds up */
+    return _mm256_sub_epi32(_mm256_cvttps_epi32(t), up);
+}
+
+void nn_q8_softmax_out_avx2(const float *e, float inv, const uint8_t *in, bool is_signed,
+                            int32_t out_zero, uint8_t *out, size_t n)
+{
+    const __m256 vinv = _mm256_set1_ps(inv), most = _mm256_set1_ps(512.0f);
+    const __m256 half = _mm256_set1_ps(0.5f);
+    const __m256i zero = _mm256_set1_epi32(out_zero);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i raw = _mm_loadl_epi64((const __m128i *)(const void *)(in + i));
+        __m256i x = is_signed ? _mm256_cvtepi8_epi32(raw) : _mm256_cvtepu8_epi32(raw);
+        __m256 p = _mm256_min_ps(_mm256_mul_ps(_mm256_i32gather_ps(e, x, 4), vinv), most);
+        __m256i q = is_signed ? _mm256_add_epi32(round_away_nonneg(p), zero)
+                              : _mm256_cvttps_epi32(_mm256_add_ps(p, half));
+        /* The saturating packs are the clamps to the type's range. */
+        __m256i w = _mm256_packs_epi32(q, q);
+        __m128i w16 = _mm_unpacklo_epi64(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+        __m128i b = is_signed ? _mm_packs_epi16(w16, w16) : _mm_packus_epi16(w16, w16);
+        _mm_storel_epi64((__m128i *)(void *)(out + i), b);
+    }
+    if (i < n)
+        nn_q8_softmax_out_c(e, inv, in + i, is_signed, out_zero, out + i, n - i);
+}

@@ -143,3 +143,52 @@ int64_t nn_q8_sum_avx512(const uint8_t *in, bool is_signed, size_t n)
     }
     return _mm512_reduce_add_epi64(s) - (is_signed ? 128 * (int64_t)n : 0);
 }
+
+int32_t nn_q8_max_avx512(const uint8_t *in, bool is_signed, size_t n)
+{
+    /* int8 bytes made uint8 (x ^ 0x80 = x + 128) keep their order; the
+     * masked-off bytes load as 0, the smallest. */
+    const __m512i flip = _mm512_set1_epi8(is_signed ? (char)0x80 : 0);
+    __m512i m = _mm512_setzero_si512();
+    for (size_t i = 0; i < n; i += 64) {
+        const __mmask64 k = lanes64(n - i);
+        m = _mm512_max_epu8(m, _mm512_maskz_mov_epi8(k, _mm512_xor_si512(_mm512_maskz_loadu_epi8(k, in + i), flip)));
+    }
+    uint8_t b[64];
+    _mm512_storeu_si512(b, m);
+    int32_t best = 0;
+    for (int i = 0; i < 64; i++)
+        best = b[i] > best ? b[i] : best;
+    return is_signed ? best - 128 : best;
+}
+
+/* round(p) for p >= 0 (ties away from zero, as roundf): the truncation plus
+ * one where the fraction, exact in float32, is at least one half. */
+static inline __m512i round_away_nonneg(__m512 p)
+{
+    __m512 t = _mm512_roundscale_ps(p, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    __mmask16 up = _mm512_cmp_ps_mask(_mm512_sub_ps(p, t), _mm512_set1_ps(0.5f), _CMP_GE_OQ);
+    __m512i q = _mm512_cvttps_epi32(t);
+    return _mm512_mask_add_epi32(q, up, q, _mm512_set1_epi32(1));
+}
+
+void nn_q8_softmax_out_avx512(const float *e, float inv, const uint8_t *in, bool is_signed,
+                              int32_t out_zero, uint8_t *out, size_t n)
+{
+    const __m512 vinv = _mm512_set1_ps(inv), most = _mm512_set1_ps(512.0f);
+    const __m512 half = _mm512_set1_ps(0.5f);
+    const __m512i zero = _mm512_set1_epi32(out_zero);
+    for (size_t i = 0; i < n; i += 16) {
+        const __mmask16 k = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1u);
+        __m128i raw = _mm_maskz_loadu_epi8(k, in + i);
+        __m512i x = is_signed ? _mm512_cvtepi8_epi32(raw) : _mm512_cvtepu8_epi32(raw);
+        __m512 p = _mm512_mul_ps(_mm512_mask_i32gather_ps(_mm512_setzero_ps(), k, x, e, 4), vinv);
+        p = _mm512_min_ps(p, most);
+        /* The saturating narrowings are the clamps to the type's range
+         * (p >= 0, so the uint8 values are never negative). */
+        if (is_signed)
+            _mm_mask_storeu_epi8(out + i, k, _mm512_cvtsepi32_epi8(_mm512_add_epi32(round_away_nonneg(p), zero)));
+        else
+            _mm_mask_storeu_epi8(out + i, k, _mm512_cvtusepi32_epi8(_mm512_cvttps_epi32(_mm512_add_ps(p, half))));
+    }
+}

@@ -735,6 +735,45 @@ static int dw_setup_of(const nn_op_call *c, dw_setup *s, bool *known)
 
 static int validate_dw(const nn_op_call *c) { return conv_validate_common(c, NN_CONV_DEPTHWISE); }
 
+/* The quantization of a quant8 depthwise call, its multipliers in mult and
+ * shift (out_c each); the clamp range is left to the caller. */
+static nn_dw_quant dw_quant_of(const nn_op_call *c, uint32_t out_c, int32_t *mult, int32_t *shift)
+{
+    const nn_tensor *in = c->in[0], *f = c->in[1], *ot = c->out[0];
+    nn_conv_requant_params(in, f, ot, out_c, mult, shift);
+    nn_dw_quant q = {
+        .in_signed = in->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
+        .filter_signed = f->type != ANEURALNETWORKS_TENSOR_QUANT8_ASYMM,
+        .out_signed = ot->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
+        .in_zero = in->zero_point,
+        .filter_zero = f->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL ? 0 : f->zero_point,
+        .out_zero = ot->zero_point, .bias = c->in[2]->data, .mult = mult, .shift = shift};
+    return q;
+}
+
+/* Constant quant8 filter and bias: the kernels' forms of them, built once. */
+static int plan_dw(nn_op_call *c, void **state)
+{
+    *state = NULL;
+    const nn_tensor *f = c->in[1], *b = c->in[2];
+    if (!nn_type_is_quant8(c->in[0]->type) || !f->constant || !b->constant || !f->data ||
+        !b->data || !nn_tensor_shape_known(f) || f->rank != 4)
+        return ANEURALNETWORKS_NO_ERROR;
+    nn_dw_geom g = {.f_h = f->dims[1], .f_w = f->dims[2], .out_c = f->dims[3]};
+    int32_t *mult = malloc(2 * (size_t)g.out_c * sizeof(int32_t) + 1);
+    if (!mult)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    nn_dw_quant q = dw_quant_of(c, g.out_c, mult, mult + g.out_c);
+    nn_dw_q8_weights *w;
+    int err = nn_dw_q8_weights_build(&g, f->data, &q, &w);
+    free(mult);
+    if (!err)
+        *state = w;
+    return err;
+}
+
+static void release_dw(void *state) { nn_dw_q8_weights_free(state); }
+
 static int prepare_dw(nn_op_call *c)
 {
     dw_setup s;
@@ -765,17 +804,17 @@ static int execute_dw(nn_op_call *c)
     stage_buffers(c, nchw, s.in_stage, s.out_stage, &in, &out, &rest);
     const nn_tensor *f = c->in[1], *b = c->in[2], *ot = c->out[0];
     if (nn_type_is_quant8(c->in[0]->type)) {
-        int32_t *mult = (int32_t *)rest, *shift = mult + s.g.out_c;
-        nn_conv_requant_params(c->in[0], f, ot, s.g.out_c, mult, shift);
-        nn_dw_quant q = {
-            .in_signed = c->in[0]->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
-            .filter_signed = f->type != ANEURALNETWORKS_TENSOR_QUANT8_ASYMM,
-            .out_signed = ot->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
-            .in_zero = c->in[0]->zero_point,
-            .filter_zero = f->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL ? 0 : f->zero_point,
-            .out_zero = ot->zero_point, .bias = b->data, .mult = mult, .shift = shift};
-        nn_quant_activation_range(s.p.act, ot->type, ot->scale, ot->zero_point, &q.lo, &q.hi);
-        err = nn_depthwise_q8(&s.g, in, f->data, &q, out);
+        int32_t lo, hi;
+        nn_quant_activation_range(s.p.act, ot->type, ot->scale, ot->zero_point, &lo, &hi);
+        if (c->state) {
+            err = nn_depthwise_q8_built(&s.g, in, c->state, lo, hi, out);
+        } else {
+            int32_t *mult = (int32_t *)rest;
+            nn_dw_quant q = dw_quant_of(c, s.g.out_c, mult, mult + s.g.out_c);
+            q.lo = lo;
+            q.hi = hi;
+            err = nn_depthwise_q8(&s.g, in, f->data, &q, out);
+        }
         if (err)
             return err;
     } else {
@@ -800,5 +839,6 @@ static int execute_dw(nn_op_call *c)
 
 const nn_op_def nn_op_DEPTHWISE_CONV_2D = {
     .code = ANEURALNETWORKS_DEPTHWISE_CONV_2D, .name = "DEPTHWISE_CONV_2D",
-    .validate = validate_dw, .prepare = prepare_dw, .execute = execute_dw,
+    .validate = validate_dw, .prepare = prepare_dw, .execute = execute_dw, .plan = plan_dw,
+    .release = release_dw,
 };

@@ -5,6 +5,7 @@
 
 #include "kernels/float_ops.h"
 #include "kernels/fp16.h"
+#include "kernels/qops.h"
 #include "kernels/quant.h"
 #include "ops/conv_common.h"
 #include "util/threadpool.h"
@@ -77,11 +78,20 @@ static void softmax_q8_slice(const sm_job *J, size_t base)
     bool sgn = J->in->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
     const uint8_t *in = J->in->data;
     uint8_t *out = J->out->data;
+    if (J->len == 0)
+        return;
+    /* A contiguous row: the vector kernels (kernels/qops.h) for the maximum
+     * and the outputs; the sum stays in order, as TFLite adds. */
+    bool row = J->inner == 1;
     int32_t mx = INT32_MIN;
-    for (size_t i = 0; i < J->len; i++) {
-        uint8_t b = in[base + i * J->inner];
-        int32_t v = sgn ? (int8_t)b : b;
-        mx = v > mx ? v : mx;
+    if (row) {
+        mx = nn_q8_max(in + base, sgn, J->len);
+    } else {
+        for (size_t i = 0; i < J->len; i++) {
+            uint8_t b = in[base + i * J->inner];
+            int32_t v = sgn ? (int8_t)b : b;
+            mx = v > mx ? v : mx;
+        }
     }
     const float *e = J->table + 255 - mx;
     float sum = 0.0f;
@@ -90,16 +100,13 @@ static void softmax_q8_slice(const sm_job *J, size_t base)
         sum += e[sgn ? (int8_t)b : b];
     }
     float inv = 1.0f / (sum * J->out->scale);
-    for (size_t i = 0; i < J->len; i++) {
-        uint8_t b = in[base + i * J->inner];
-        float p = e[sgn ? (int8_t)b : b] * inv;
-        /* In [0, 1 / out_scale]; bounded before the conversion so that no
-         * output scale can make it overflow int32. */
-        p = p < 512.0f ? p : 512.0f;
-        int32_t q = sgn ? (int32_t)roundf(p) + J->out->zero_point : (int32_t)(p + 0.5f);
-        q = nn_clamp_i32(q, sgn ? -128 : 0, sgn ? 127 : 255);
-        out[base + i * J->inner] = sgn ? (uint8_t)(int8_t)q : (uint8_t)q;
+    if (row) {
+        nn_q8_softmax_out(e, inv, in + base, sgn, J->out->zero_point, out + base, J->len);
+        return;
     }
+    for (size_t i = 0; i < J->len; i++)
+        nn_q8_softmax_out_c(e, inv, in + base + i * J->inner, sgn, J->out->zero_point,
+                            out + base + i * J->inner, 1);
 }
 
 static void softmax_slices(void *arg, size_t begin, size_t end)
