@@ -700,8 +700,13 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                 .hi = rq->hi, .out_signed = rq->out_signed,
                 .prepared = qprepare ? prepared[pn - p0] : NULL};
         }
-        for (size_t i0 = r0; i0 < r1; i0 += mr) {
-            size_t rows = r1 - i0 < mr ? r1 - i0 : mr;
+        /* Tiles of equal height, as in sgemm_task: M = 49 at 16 rows runs
+         * 13 + 3 x 12 rows rather than 3 x 16 + 1, whose one row is one
+         * dependency chain per panel. */
+        const size_t tiles = (r1 - r0 + mr - 1) / mr;
+        const size_t base = (r1 - r0) / tiles, extra = (r1 - r0) % tiles;
+        for (size_t tile = 0, i0 = r0; tile < tiles; i0 += base + (tile < extra), tile++) {
+            size_t rows = base + (tile < extra);
             for (size_t i = 0; zb != 0 && i < rows; i++)
                 rowsum[i] = 0;
             bool rows_fit = true;

@@ -196,12 +196,16 @@ void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared)
 }
 
 /* Requantizes MR rows of accumulators (shifted left already) and stores
- * their bytes: four rows at a time are narrowed together. */
+ * their bytes: four rows at a time are narrowed together. Row r of four is
+ * 128-bit lane r of the narrowed bytes, which a 64-byte store masked to
+ * that lane, 16r bytes before the row, puts in place without an extract
+ * (ldc >= 16 keeps that address within row 0 of the tile or after it). */
 static inline __attribute__((always_inline)) void
 store_rows(const size_t MR, const bool SIGNED, const nn_rq_avx512 *rq, const __m512i *acc,
            bool clamp, __m512i lo8, __m512i hi8, __mmask16 k, uint8_t *c, size_t ldc)
 {
-    const bool full = k == (__mmask16)0xffff;
+    const bool in_lanes = ldc >= NN_GEMM_NR;
+    const __mmask64 k64 = k;
 #pragma GCC unroll 4
     for (size_t i0 = 0; i0 < MR; i0 += 4) {
         __m512i v[4];
@@ -212,14 +216,15 @@ store_rows(const size_t MR, const bool SIGNED, const nn_rq_avx512 *rq, const __m
         if (clamp)
             bytes = SIGNED ? _mm512_min_epi8(_mm512_max_epi8(bytes, lo8), hi8)
                            : _mm512_min_epu8(_mm512_max_epu8(bytes, lo8), hi8);
-        __m128i row[4] = {_mm512_castsi512_si128(bytes), _mm512_extracti32x4_epi32(bytes, 1),
-                          _mm512_extracti32x4_epi32(bytes, 2), _mm512_extracti32x4_epi32(bytes, 3)};
-        if (full) {
+        if (in_lanes) {
 #pragma GCC unroll 4
             for (size_t r = 0; r < 4; r++)
                 if (i0 + r < MR)
-                    _mm_storeu_si128((__m128i *)(void *)(c + (i0 + r) * ldc), row[r]);
+                    _mm512_mask_storeu_epi8(c + (i0 + r) * ldc - NN_GEMM_NR * r, k64 << (NN_GEMM_NR * r),
+                                            bytes);
         } else {
+            __m128i row[4] = {_mm512_castsi512_si128(bytes), _mm512_extracti32x4_epi32(bytes, 1),
+                              _mm512_extracti32x4_epi32(bytes, 2), _mm512_extracti32x4_epi32(bytes, 3)};
 #pragma GCC unroll 4
             for (size_t r = 0; r < 4; r++)
                 if (i0 + r < MR)
@@ -244,7 +249,9 @@ qfused(const size_t MR, const bool FLIP, const bool PACKED, const nn_rounding RO
     nn_rq_avx512 rq = fc->rq;
     rq.away = ROUNDING == NN_ROUND_AWAY;
     const __m512i col = fc->col, lo8 = fc->lo8, hi8 = fc->hi8;
-    const bool left = fc->left, clamp = fc->clamp, out_signed = e->out_signed;
+    /* PACKED: the multi-panel kernel, which sends panels with left shifts
+     * elsewhere (the shift's register would spill the accumulators). */
+    const bool left = !PACKED && fc->left, clamp = fc->clamp, out_signed = e->out_signed;
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
@@ -323,6 +330,17 @@ static void copy_a(size_t mr, size_t kq, const nn_q8_rows *a, uint8_t *dst)
     }
 }
 
+/* Whether some column of e's panel shifts left (multipliers above 1). */
+static bool panel_left(const nn_qgemm_epilogue *e)
+{
+    if (e->prepared)
+        return ((const fused_consts *)e->prepared)->left;
+    for (size_t j = 0; j < e->cols; j++)
+        if (e->shift[j] > 0)
+            return true;
+    return false;
+}
+
 /* qfused for the panels q < panels of one row tile (B at b + q * b_stride,
  * C at column q * NR, output stage e[q]), A from copy_a's copy: one call
  * per row tile rather than one per panel, whose setup cost as much as the
@@ -332,9 +350,13 @@ qpanels(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows
         const int32_t *b, size_t b_stride, size_t panels, const nn_qgemm_epilogue *e, uint8_t *c,
         size_t ldc)
 {
-    for (size_t q = 0; q < panels; q++)
-        qfused(MR, false, true, ROUNDING, kq, a, b + q * b_stride, NULL, &e[q], c + q * NN_GEMM_NR,
-               ldc);
+    for (size_t q = 0; q < panels; q++) {
+        if (panel_left(&e[q]))
+            nn_qgemm_fused_avx512(MR, kq, a, b + q * b_stride, NULL, &e[q], c + q * NN_GEMM_NR, ldc);
+        else
+            qfused(MR, false, true, ROUNDING, kq, a, b + q * b_stride, NULL, &e[q],
+                   c + q * NN_GEMM_NR, ldc);
+    }
 }
 
 void nn_qgemm_fused_panels_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
