@@ -12,19 +12,13 @@
 #include <time.h>
 
 #include "android/NeuralNetworks.h"
+#include "bench_util.h"
 
 static const uint32_t dim1[1] = {1};
 static const ANeuralNetworksOperandType f32_1 = {ANEURALNETWORKS_TENSOR_FLOAT32, 1, dim1, 0, 0};
 static const ANeuralNetworksOperandType b8_1 = {ANEURALNETWORKS_TENSOR_BOOL8, 1, dim1, 0, 0};
 static const ANeuralNetworksOperandType i32 = {ANEURALNETWORKS_INT32, 0, NULL, 0, 0};
 static const ANeuralNetworksOperandType model_t = {ANEURALNETWORKS_MODEL, 0, NULL, 0, 0};
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int fail(const char *what, int rc)
 {
@@ -60,22 +54,22 @@ static ANeuralNetworksModel *chain(uint32_t n)
 
 static void bench_chain(uint32_t n)
 {
-    double t0 = now();
+    double t0 = bench_seconds(CLOCK_MONOTONIC);
     ANeuralNetworksModel *m = chain(n);
-    double t1 = now();
+    double t1 = bench_seconds(CLOCK_MONOTONIC);
     int rc = ANeuralNetworksModel_finish(m);
-    double t2 = now();
+    double t2 = bench_seconds(CLOCK_MONOTONIC);
     ANeuralNetworksCompilation *c = NULL;
     rc |= ANeuralNetworksCompilation_create(m, &c);
     rc |= ANeuralNetworksCompilation_finish(c);
-    double t3 = now();
+    double t3 = bench_seconds(CLOCK_MONOTONIC);
     float x = 0.0f, y = 0.0f;
     ANeuralNetworksExecution *e = NULL;
     rc |= ANeuralNetworksExecution_create(c, &e);
     rc |= ANeuralNetworksExecution_setInput(e, 0, NULL, &x, sizeof x);
     rc |= ANeuralNetworksExecution_setOutput(e, 0, NULL, &y, sizeof y);
     rc |= ANeuralNetworksExecution_compute(e);
-    double t4 = now();
+    double t4 = bench_seconds(CLOCK_MONOTONIC);
     if (rc || y != (float)n)
         fail("the chain", rc);
     printf("chain of %u ADDs: build %.3f s, model finish %.3f s, compile %.3f s, run %.3f s, "
@@ -98,10 +92,10 @@ static void bench_inputs(uint32_t n)
         idx[i] = i;
     }
     rc |= ANeuralNetworksModel_addOperand(m, &f32_1);
-    double t0 = now();
+    double t0 = bench_seconds(CLOCK_MONOTONIC);
     uint32_t out = n;
     rc |= ANeuralNetworksModel_identifyInputsAndOutputs(m, n, idx, 1, &out);
-    double t1 = now();
+    double t1 = bench_seconds(CLOCK_MONOTONIC);
     if (rc)
         fail("identifyInputsAndOutputs", rc);
     printf("identifyInputsAndOutputs with %u inputs: %.3f s\n", n, t1 - t0);
@@ -116,7 +110,7 @@ static void bench_nesting(uint32_t levels)
     ANeuralNetworksModel **models = calloc((size_t)levels + 1, sizeof *models);
     if (models == NULL)
         fail("allocating", 0);
-    double t0 = now();
+    double t0 = bench_seconds(CLOCK_MONOTONIC);
     models[0] = chain(1);
     int rc = ANeuralNetworksModel_finish(models[0]);
     static const uint8_t yes = 1;
@@ -139,11 +133,11 @@ static void bench_nesting(uint32_t levels)
     }
     if (rc)
         fail("building the nested IF", rc);
-    double t1 = now();
+    double t1 = bench_seconds(CLOCK_MONOTONIC);
     ANeuralNetworksCompilation *c = NULL;
     ANeuralNetworksCompilation_create(models[levels], &c);
     int finish = ANeuralNetworksCompilation_finish(c);
-    double t2 = now();
+    double t2 = bench_seconds(CLOCK_MONOTONIC);
     double run = 0.0;
     if (finish == ANEURALNETWORKS_NO_ERROR) {
         float x = 1.0f, y = 0.0f;
@@ -152,7 +146,7 @@ static void bench_nesting(uint32_t levels)
         rc |= ANeuralNetworksExecution_setInput(e, 0, NULL, &x, sizeof x);
         rc |= ANeuralNetworksExecution_setOutput(e, 0, NULL, &y, sizeof y);
         rc |= ANeuralNetworksExecution_compute(e);
-        run = now() - t2;
+        run = bench_seconds(CLOCK_MONOTONIC) - t2;
         if (rc || y != 2.0f)
             fail("running the nested IF", rc);
         ANeuralNetworksExecution_free(e);
@@ -177,7 +171,7 @@ static void bench_in_flight(uint32_t n)
     ANeuralNetworksEvent **ev = calloc(n, sizeof *ev);
     if (rc || !x || !y || !e || !ev)
         fail("preparing the computations", rc);
-    double t0 = now();
+    double t0 = bench_seconds(CLOCK_MONOTONIC);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         rc |= ANeuralNetworksExecution_create(c, &e[i]);
         rc |= ANeuralNetworksExecution_setInput(e[i], 0, NULL, &x[i], sizeof x[i]);
@@ -186,7 +180,7 @@ static void bench_in_flight(uint32_t n)
     }
     for (uint32_t i = 0; i < n && rc == 0; i++)
         rc |= ANeuralNetworksEvent_wait(ev[i]);
-    double t1 = now();
+    double t1 = bench_seconds(CLOCK_MONOTONIC);
     if (rc)
         fail("the computations", rc);
     printf("%u asynchronous computations started at once: %.3f s to complete all\n", n, t1 - t0);

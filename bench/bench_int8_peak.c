@@ -49,13 +49,7 @@ int main(int argc, char **argv)
 #include <sys/auxv.h>
 #include <time.h>
 
-/* The thread's CPU time: other processes' time slices do not count. */
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 #define ACCS 12
 #define INNER 20 /* rounds of ACCS instructions per outer iteration */
@@ -101,9 +95,9 @@ static void run(const char *name, loop_fn fn, double macs_per_insn, double secon
     double dt;
     int32_t sink = 0;
     for (;;) {
-        double t0 = now();
+        double t0 = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
         sink += fn(iters, 7);
-        dt = now() - t0;
+        dt = bench_seconds(CLOCK_THREAD_CPUTIME_ID) - t0;
         if (dt >= seconds)
             break;
         iters *= 2;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "android/NeuralNetworks.h"
+#include "bench_util.h"
 
 enum { L_CONV, L_DW, L_FC };
 
@@ -36,22 +37,6 @@ static const layer layers[] = {
     {"fc 1024->1000 batch 1", L_FC, 1, 1, 1024, 1000, 1, 1},
     {"fc 1024->1000 batch 64", L_FC, 64, 1, 1024, 1000, 1, 1},
 };
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-#define CHECK(x)                                                                   \
-    do {                                                                           \
-        int rc_ = (x);                                                             \
-        if (rc_ != ANEURALNETWORKS_NO_ERROR) {                                     \
-            fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #x, rc_); \
-            exit(1);                                                               \
-        }                                                                          \
-    } while (0)
 
 static uint32_t add_operand(ANeuralNetworksModel *m, uint32_t *next, int32_t type, uint32_t rank,
                             const uint32_t *dims, float scale, int32_t zp)
@@ -164,9 +149,9 @@ static void bench(const layer *L, bool quant, double seconds)
         CHECK(ANeuralNetworksExecution_create(comp, &e));
         CHECK(ANeuralNetworksExecution_setInput(e, 0, NULL, inbuf, in_count * es));
         CHECK(ANeuralNetworksExecution_setOutput(e, 0, NULL, outbuf, out_count * es));
-        double t0 = now();
+        double t0 = bench_seconds(CLOCK_MONOTONIC);
         CHECK(ANeuralNetworksExecution_compute(e));
-        double dt = now() - t0;
+        double dt = bench_seconds(CLOCK_MONOTONIC) - t0;
         ANeuralNetworksExecution_free(e);
         if (runs > 0) { /* the first run warms caches and the thread pool */
             total += dt;

@@ -26,18 +26,12 @@
 #include <unistd.h>
 
 #include "util/threadpool.h"
+#include "bench_util.h"
 
 #define WORK_US 2.0
 
 static atomic_size_t by_caller, total;
 static _Thread_local int is_caller;
-
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
 
 static void count(size_t begin, size_t end)
 {
@@ -56,8 +50,8 @@ static void busy_chunk(void *arg, size_t begin, size_t end)
 {
     (void)arg;
     for (size_t i = begin; i < end; i++) {
-        double until = now_us() + WORK_US;
-        while (now_us() < until)
+        double until = (bench_seconds(CLOCK_MONOTONIC) * 1e6) + WORK_US;
+        while ((bench_seconds(CLOCK_MONOTONIC) * 1e6) < until)
             ;
     }
     count(begin, end);
@@ -147,11 +141,11 @@ static void run(const char *name, int loops, long pause_ns, bool nudge, size_t n
             struct timespec p = {0, pause_ns};
             nanosleep(&p, NULL);
         }
-        double a = now_us();
+        double a = (bench_seconds(CLOCK_MONOTONIC) * 1e6);
         if (nudge)
             nn_pool_wake();
         nn_parallel_for(n, 1, fn, NULL);
-        t[i] = now_us() - a - ideal_us;
+        t[i] = (bench_seconds(CLOCK_MONOTONIC) * 1e6) - a - ideal_us;
     }
     report(name, t, loops, "us");
     free(t);

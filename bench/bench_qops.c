@@ -23,19 +23,13 @@
 #include <time.h>
 
 #include "kernels/elementwise.h"
+#include "bench_util.h"
 #include "kernels/isa.h"
 #include "kernels/qops.h"
 
 #ifdef NN_BENCH_XNNPACK
 #include <xnnpack.h>
 #endif
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -125,14 +119,14 @@ static void versus(const char *name, int runs, double *t, void (*ours)(void),
                    xnn_operator_t op)
 {
     for (int r = 0; r < runs; r++) {
-        double t0 = now();
+        double t0 = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
         ours();
-        double t1 = now();
+        double t1 = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
         if (xnn_run_operator(op, NULL) != xnn_status_success) {
             printf("%-26s XNNPACK failed to run\n", name);
             return;
         }
-        double t2 = now();
+        double t2 = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
         t[r] = t1 - t0;
         t[runs + r] = t2 - t1;
     }
@@ -286,11 +280,11 @@ int main(int argc, char **argv)
     for (int s = 0; s < 6; s++)
         for (int v = 0; v < nvec; v++) {
             for (int r = 0; r < runs; r++) {
-                double t0 = now();
+                double t0 = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
                 run_case(s, &c, &shapes[s]);
-                double t1 = now();
+                double t1 = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
                 run_case(s, &vec[v], &shapes[s]);
-                double t2 = now();
+                double t2 = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
                 t[r] = t1 - t0;
                 t[runs + r] = t2 - t1;
             }

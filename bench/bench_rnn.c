@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "android/NeuralNetworks.h"
+#include "bench_util.h"
 
 enum { K_LSTM, K_RNN };
 
@@ -30,22 +31,6 @@ static const rcase cases[] = {
     {"seq RNN 1024 units, 16 steps, batch 1", K_RNN, false, 1, 16, 1024, 1024},
     {"seq RNN 1024 units, 16 steps, batch 8", K_RNN, false, 8, 16, 1024, 1024},
 };
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-#define CHECK(x)                                                                   \
-    do {                                                                           \
-        int rc_ = (x);                                                             \
-        if (rc_ != ANEURALNETWORKS_NO_ERROR) {                                     \
-            fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #x, rc_); \
-            exit(1);                                                               \
-        }                                                                          \
-    } while (0)
 
 /* float to IEEE half, truncating (benchmark data only; no subnormals). */
 static uint16_t to_half(float f)
@@ -137,9 +122,12 @@ static void bench(const rcase *C, double seconds)
         ins[n_in++] = model_in[n_model_in++] = operand(&b, b.ttype, 2, sd);
         ins[n_in++] = model_in[n_model_in++] = operand(&b, b.ttype, 2, sd);
         ins[n_in++] = scalar(&b, ANEURALNETWORKS_INT32, &tanh_act, 4);
+        /* The clips have the tensors' float type (a FLOAT16 scalar for a
+         * FLOAT16 LSTM); zero is the same bit pattern in both. */
         float clip = 0.0f;
-        ins[n_in++] = scalar(&b, ANEURALNETWORKS_FLOAT32, &clip, 4);
-        ins[n_in++] = scalar(&b, ANEURALNETWORKS_FLOAT32, &clip, 4);
+        int32_t clip_type = C->half ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32;
+        ins[n_in++] = scalar(&b, clip_type, &clip, b.es);
+        ins[n_in++] = scalar(&b, clip_type, &clip, b.es);
         bool tm = false;
         ins[n_in++] = scalar(&b, ANEURALNETWORKS_BOOL, &tm, 1);
     } else {
@@ -180,9 +168,9 @@ static void bench(const rcase *C, double seconds)
         for (uint32_t i = 1; i < n_model_in; i++)
             CHECK(ANeuralNetworksExecution_setInput(e, (int32_t)i, NULL, sbuf, sn * b.es));
         CHECK(ANeuralNetworksExecution_setOutput(e, 0, NULL, obuf, on * b.es));
-        double t0 = now();
+        double t0 = bench_seconds(CLOCK_MONOTONIC);
         CHECK(ANeuralNetworksExecution_compute(e));
-        double dt = now() - t0;
+        double dt = bench_seconds(CLOCK_MONOTONIC) - t0;
         ANeuralNetworksExecution_free(e);
         if (runs > 0) { /* the first run warms caches and the thread pool */
             total += dt;

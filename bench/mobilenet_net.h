@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "android/NeuralNetworks.h"
+#include "bench_util.h"
 
 /* ---- graph description ---- */
 
@@ -69,15 +70,6 @@ int32_t act_zero(act_kind a, dtype d);
 
 void weights_make(const net *g, const node *n, dtype d, weights *w);
 void weights_free(weights *w);
-
-#define CHECK(x)                                                                   \
-    do {                                                                           \
-        int rc_ = (x);                                                             \
-        if (rc_ != ANEURALNETWORKS_NO_ERROR) {                                     \
-            fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #x, rc_); \
-            exit(1);                                                               \
-        }                                                                          \
-    } while (0)
 
 /* The finished NNAPI model of nodes [first, last) of g (the input of
  * `first` is the model input), with the weights w[first .. last) (which must

@@ -19,12 +19,7 @@
 #include <stdint.h>
 #include <time.h>
 
-static double peak_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
 
 #define PEAK_ACCS 12
 #define PEAK_INNER 20 /* rounds of PEAK_ACCS instructions per outer iteration */
@@ -125,9 +120,9 @@ static double peak_rate(peak_loop_fn fn, double macs, double seconds, double *si
     long iters = 1000;
     double dt;
     for (;;) {
-        double t0 = peak_now();
+        double t0 = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
         *sink += fn(iters, 7);
-        dt = peak_now() - t0;
+        dt = bench_seconds(CLOCK_THREAD_CPUTIME_ID) - t0;
         if (dt >= seconds)
             break;
         iters *= 2;
