@@ -205,7 +205,7 @@ store_rows(const size_t MR, const bool SIGNED, const nn_rq_avx512 *rq, const __m
            bool clamp, __m512i lo8, __m512i hi8, __mmask16 k, uint8_t *c, size_t ldc)
 {
     const bool in_lanes = ldc >= NN_GEMM_NR;
-    const __mmask64 k64 = k;
+    const __mmask64 lane_mask[4] = {k, (__mmask64)k << 16, (__mmask64)k << 32, (__mmask64)k << 48};
 #pragma GCC unroll 4
     for (size_t i0 = 0; i0 < MR; i0 += 4) {
         __m512i v[4];
@@ -220,8 +220,7 @@ store_rows(const size_t MR, const bool SIGNED, const nn_rq_avx512 *rq, const __m
 #pragma GCC unroll 4
             for (size_t r = 0; r < 4; r++)
                 if (i0 + r < MR)
-                    _mm512_mask_storeu_epi8(c + (i0 + r) * ldc - NN_GEMM_NR * r, k64 << (NN_GEMM_NR * r),
-                                            bytes);
+                    _mm512_mask_storeu_epi8(c + (i0 + r) * ldc - NN_GEMM_NR * r, lane_mask[r], bytes);
         } else {
             __m128i row[4] = {_mm512_castsi512_si128(bytes), _mm512_extracti32x4_epi32(bytes, 1),
                               _mm512_extracti32x4_epi32(bytes, 2), _mm512_extracti32x4_epi32(bytes, 3)};
