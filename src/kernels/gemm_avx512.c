@@ -222,12 +222,11 @@ store_rows(const size_t MR, const bool SIGNED, const nn_rq_avx512 *rq, const __m
                 if (i0 + r < MR)
                     _mm512_mask_storeu_epi8(c + (i0 + r) * ldc - NN_GEMM_NR * r, lane_mask[r], bytes);
         } else {
-            __m128i row[4] = {_mm512_castsi512_si128(bytes), _mm512_extracti32x4_epi32(bytes, 1),
-                              _mm512_extracti32x4_epi32(bytes, 2), _mm512_extracti32x4_epi32(bytes, 3)};
-#pragma GCC unroll 4
-            for (size_t r = 0; r < 4; r++)
-                if (i0 + r < MR)
-                    _mm_mask_storeu_epi8(c + (i0 + r) * ldc, k, row[r]);
+            /* Rows narrower than a panel (n < 16): the rare case, kept short. */
+            _Alignas(64) uint8_t four[4 * NN_GEMM_NR];
+            _mm512_store_si512(four, bytes);
+            for (size_t r = 0; r < 4 && i0 + r < MR; r++)
+                memcpy(c + (i0 + r) * ldc, four + NN_GEMM_NR * r, (size_t)__builtin_popcount(k));
         }
     }
 }
@@ -362,7 +361,11 @@ void nn_qgemm_fused_panels_avx512(size_t mr, size_t kq, const nn_q8_rows *a, con
                                   size_t b_stride, size_t panels, const nn_qgemm_epilogue *e,
                                   uint8_t *c, size_t ldc)
 {
-    if (panels == 1 || kq > 256) {
+    /* Tiles of 9 to 16 rows (gemm.c's equal heights give those but for
+     * products of a few rows) and the GEMM operations' rounding: each
+     * instantiation of the unrolled kernel costs GCC's ASan build seconds. */
+    const bool inlined = mr > 8 && e->rounding == NN_ROUND_UP;
+    if (panels == 1 || kq > 256 || !inlined) {
         /* One panel reads A once anyway. */
         for (size_t q = 0; q < panels; q++)
             nn_qgemm_fused_avx512(mr, kq, a, b + q * b_stride, NULL, &e[q], c + q * NN_GEMM_NR, ldc);
@@ -373,15 +376,8 @@ void nn_qgemm_fused_panels_avx512(size_t mr, size_t kq, const nn_q8_rows *a, con
     const nn_q8_rows packed = {copy, QROW, 4, 0};
     switch (mr) {
 #define CASE(n) \
-    case n: \
-        if (e->rounding == NN_ROUND_UP) \
-            qpanels(n, NN_ROUND_UP, kq, &packed, b, b_stride, panels, e, c, ldc); \
-        else \
-            qpanels(n, NN_ROUND_AWAY, kq, &packed, b, b_stride, panels, e, c, ldc); \
-        break;
-        CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
-        CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
-        CASE(13) CASE(14) CASE(15) CASE(16)
+    case n: qpanels(n, NN_ROUND_UP, kq, &packed, b, b_stride, panels, e, c, ldc); break;
+        CASE(9) CASE(10) CASE(11) CASE(12) CASE(13) CASE(14) CASE(15) CASE(16)
 #undef CASE
     default: break;
     }
