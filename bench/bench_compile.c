@@ -5,9 +5,10 @@
  * own code) and for MobileNet v1 1.0/224 float32 (bench_mobilenet's graph,
  * random weights): model finish, a cold compilation (no cache), the
  * compilation that misses and writes the entry, one that loads it into a
- * new model object (as a restarted application does: every constant is
- * hashed), one that loads it again for the same model object (whose hash
- * the model keeps), the first computation after a cold compilation and
+ * new model object (every constant is hashed, as in a restarted
+ * application; the entry's payload is not, as the process wrote it), one
+ * that loads it again for the same model object (whose hash the model
+ * keeps), the first computation after a cold compilation and
  * after a hit, and the steady-state computation. Cold and cached
  * compilations alternate run by run; medians are printed, and whether all
  * give bit-identical outputs.
@@ -15,7 +16,8 @@
  * A second table gives what bounds a hit from below: the constants' bytes
  * and the entry's, the time to read every constant byte once (one thread,
  * in the cache state the hit sees), and the time to map the entry with its
- * pages populated (and unmap it), against the cold compilation. A third
+ * pages populated (and unmap it), against the cold compilation; then the
+ * memory's read bandwidth (one thread and two) and what it bounds. A third
  * gives cold compilations and hits each in a new process (the bench runs
  * itself with --child-compile), as a restarted application sees them, and
  * the same lower bound measured in a new process (--child-bound).
@@ -27,6 +29,8 @@
  * the library on one thread, for machines shared with other work.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -399,6 +403,108 @@ static void run_case(const char *name, bench_model *m, double finish_ms, int run
     free(t);
 }
 
+/* Memory read bandwidth: the first `bytes` of a buffer read once (as
+ * read_constants does) right after a read of a larger one has pushed it out
+ * of every cache level, by one thread and by two (each a half); wall time,
+ * whatever the clock of the other tables. The best a hit whose constants
+ * are out of the caches can do. */
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+    uint64_t sum;
+    atomic_int *ready; /* both parts start together, once both threads run */
+    int parties;
+    double t0, t1;
+} read_part;
+
+static double wall_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static void *read_part_run(void *arg)
+{
+    read_part *r = arg;
+    atomic_fetch_add(r->ready, 1);
+    while (atomic_load(r->ready) < r->parties)
+        ;
+    r->t0 = wall_ms();
+    words2 acc[4] = {{0}};
+    for (size_t k = 0; k + 64 <= r->n; k += 64)
+        for (int l = 0; l < 4; l++) {
+            words2 v;
+            memcpy(&v, r->p + k + 16 * l, sizeof v);
+            acc[l] ^= v;
+        }
+    r->sum = acc[0][0] ^ acc[1][1] ^ acc[2][0] ^ acc[3][1];
+    r->t1 = wall_ms();
+    return NULL;
+}
+
+/* Median GB/s of reading bytes with n_threads (1 or 2) out of the caches:
+ * from the first start to the last end. */
+static double read_bandwidth(size_t bytes, int n_threads, int runs)
+{
+    size_t flush_bytes = (size_t)256 << 20;
+    uint8_t *buf = malloc(bytes), *flush = malloc(flush_bytes);
+    double *gbs = malloc((size_t)runs * sizeof *gbs);
+    if (!buf || !flush || !gbs)
+        exit(1);
+    memset(buf, 0x5a, bytes);
+    memset(flush, 0xa5, flush_bytes);
+    for (int r = 0; r < runs; r++) {
+        atomic_int ready = 0;
+        read_part f = {flush, flush_bytes, 0, &ready, 1, 0, 0};
+        read_part_run(&f);
+        read_sink ^= f.sum;
+        atomic_store(&ready, 0);
+        size_t half = bytes / 2 & ~(size_t)63;
+        read_part parts[2] = {{buf, n_threads == 2 ? half : bytes, 0, &ready, n_threads, 0, 0},
+                              {buf + half, bytes - half, 0, &ready, n_threads, 0, 0}};
+        pthread_t other;
+        if (n_threads == 2 && pthread_create(&other, NULL, read_part_run, &parts[1]) != 0)
+            exit(1);
+        read_part_run(&parts[0]);
+        double t0 = parts[0].t0, t1 = parts[0].t1;
+        if (n_threads == 2) {
+            pthread_join(other, NULL);
+            t0 = parts[1].t0 < t0 ? parts[1].t0 : t0;
+            t1 = parts[1].t1 > t1 ? parts[1].t1 : t1;
+        }
+        read_sink ^= parts[0].sum ^ parts[1].sum;
+        gbs[r] = bytes / ((t1 - t0) * 1e6);
+    }
+    double m = median(gbs, runs);
+    free(gbs);
+    free(flush);
+    free(buf);
+    return m;
+}
+
+static void print_bandwidth(int runs)
+{
+    size_t bytes = 0;
+    for (int i = 0; i < n_bounds; i++)
+        if (bounds[i].constant_bytes > bytes)
+            bytes = bounds[i].constant_bytes;
+    if (bytes == 0)
+        return;
+    double one = read_bandwidth(bytes, 1, runs), two = read_bandwidth(bytes, 2, runs);
+    printf("\nmemory read bandwidth (wall time, medians): %.2f MB read once out of the caches\n"
+           "(after 256 MB read): 1 thread %.1f GB/s, 2 threads %.1f GB/s; a hit whose constants\n"
+           "are out of the caches reads them at best at the higher:\n",
+           bytes / 1e6, one, two);
+    double best = one > two ? one : two;
+    printf("%-26s %9s %12s %14s\n", "model", "const MB", "read ms", "cold/read");
+    for (int i = 0; i < n_bounds; i++) {
+        const bound_row *b = &bounds[i];
+        double ms = b->constant_bytes / (best * 1e6);
+        printf("%-26s %9.2f %12.3f %13.1fx\n", b->name, b->constant_bytes / 1e6, ms, b->cold_ms / ms);
+    }
+}
+
 static void print_bounds(void)
 {
     printf("\nlower bounds of a hit (medians, ms): read = every constant byte read once by one\n"
@@ -445,7 +551,8 @@ static void print_header(void)
     if (bench_clock != CLOCK_MONOTONIC)
         printf("CPU time of the calling thread, the library on one thread\n");
     printf("medians in ms; cold = no cache, miss = compile + write the entry, hit = load it for a\n"
-           "new model object, reused = load it again for the same object (which keeps its hash);\n"
+           "new model object (its constants hashed; not the payload, which this process wrote),\n"
+           "reused = load it again for the same object (which keeps its hash);\n"
            "first/steady = first and second computation after a cold compilation and a hit\n");
     printf("%-26s %7s %7s %7s %7s %7s %7s %7s %8s %8s %7s %7s  %s\n", "model", "build", "cold",
            "miss", "hit", "c/hit", "reused", "c/reus", "1st cold", "1st hit", "cold", "hit", "same");
@@ -593,6 +700,7 @@ int main(int argc, char **argv)
     }
     if (!only_compile) {
         print_bounds();
+        print_bandwidth(runs);
         printf("\neach compilation in a new process (a restarted application: its heap, the\n"
                "thread pool and the mappings of the model and of the entry all new), medians\n"
                "in ms; read+map = every constant byte read and the entry mapped, in a new process\n");

@@ -8,7 +8,7 @@
  * softmax node).
  *
  * Usage: bench_mobilenet [--runs N] [--threads T[,T...]] [--only SUBSTRING]
- *                        [--layers] [--cpu-time] [--small FILE.tflite]
+ *                        [--layers] [--cpu-time] [--small FILE.tflite] [--rounds N]
  * The small-model case runs a real TFLite model (by default
  * mobilenet_v1_0.25_224 float from tests/models) through the
  * public API with nnapi-run's translator; ours only (TFLite + XNNPACK's
@@ -18,7 +18,15 @@
  * speed-up of each thread count over one thread.
  * The thread pool reads NNAPI_LINUX_THREADS once per process, so each thread
  * count runs in a child process started with it. --layers times every
- * convolution of the selected models as its own one-operation model instead.
+ * convolution of the selected models as its own one-operation model instead,
+ * and after the last thread count the speed-up of each layer too. A layer
+ * shorter than a few tens of microseconds shows too little: between two of
+ * its computes XNNPACK's run outlasts the pool's polling, and our worker,
+ * asleep, joins 10-30 us into the next (a whole 7x7 layer).
+ * --rounds N runs the thread counts N times in turn (a child each time) and
+ * prints the speed-ups from the medians over the rounds, with their range:
+ * on a machine whose load changes, one thread count's child would otherwise
+ * meet other moments than the next one's.
  * --cpu-time (with --threads 1) times the thread's CPU time instead of wall
  * time, for machines shared with other work. Every line also gives the
  * share of the machine's peak (%peak): the int8 or float multiply-add peak
@@ -274,12 +282,14 @@ static double pct_peak(const options *o, dtype d, double gops)
 }
 
 /* The child's record of one model's median, for the parent's speed-ups. */
-static void report_result(const options *o, const char *label, double ours, double theirs)
+static void report_result(const options *o, const char *label, double ours, double theirs,
+                          double best_ours, double best_theirs)
 {
     if (o->result_fd < 0)
         return;
-    char line[128];
-    int n = snprintf(line, sizeof line, "%s|%d|%.6f|%.6f\n", label, o->threads, ours, theirs);
+    char line[256];
+    int n = snprintf(line, sizeof line, "%s|%d|%.6f|%.6f|%.6f|%.6f\n", label, o->threads, ours,
+                     theirs, best_ours, best_theirs);
     if (n > 0 && write(o->result_fd, line, (size_t)n) != n)
         perror("write");
 }
@@ -310,6 +320,12 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
             ((float *)in)[i] = rng_unit() * 2.0f - 1.0f;
     nn_net ours;
     nn_build(g, first, last, d, w, in, in_bytes, out, out_bytes, &ours);
+    /* The first compute right after compiling, as an application runs it:
+     * after XNNPACK had built its runtime (read the weights and packed its
+     * own copy) ours would find the caches full of XNNPACK's. */
+    double f0 = now();
+    CHECK(ANeuralNetworksExecution_compute(ours.exec));
+    first_ms[0] = (now() - f0) * 1e3;
     bool have_xnn = false;
 #ifdef NN_BENCH_XNNPACK
     xnn_net theirs;
@@ -342,14 +358,14 @@ static void time_range(const net *g, int first, int last, dtype d, weights *w, c
 #else
     (void)macs; /* no peak loop here (bench/peak.h is x86-64 only) */
 #endif
-    for (int r = -2; r < o->runs; r++) { /* two warm-up runs each */
-        double t0 = now();
-        CHECK(ANeuralNetworksExecution_compute(ours.exec));
-        double t1 = now();
+    for (int r = -2; r < o->runs; r++) { /* two warm-up runs each (ours' first above) */
+        double t0 = now(), t1 = t0;
+        if (r > -2) {
+            CHECK(ANeuralNetworksExecution_compute(ours.exec));
+            t1 = now();
+        }
         if (r >= 0)
             t_ours[r] = t1 - t0;
-        else if (r == -2)
-            first_ms[0] = (t1 - t0) * 1e3;
 #if defined(__x86_64__)
         if (alt && r >= 0) {
             double p0 = now();
@@ -492,7 +508,7 @@ static void run_small(const options *o)
     printf("%-22s f32  %2d %8.3f %8s %6s %7.1f %5.1f %8.3f %6.2f   compile %.2f ms, best %.3f\n",
            "mobilenet_v1_0.25_224", o->threads, med, "-", "-", gops, pct_peak(o, D_F32, gops), first,
            first / med, compile_ms, best * 1e3);
-    report_result(o, "small f32", med, NAN);
+    report_result(o, "small f32", med, NAN, best * 1e3, NAN);
     free(times);
     ANeuralNetworksExecution_free(exec);
     ANeuralNetworksCompilation_free(comp);
@@ -542,10 +558,10 @@ static void run_child(const options *o)
                        g->name, dtype_names[d], o->threads, ours, theirs, ours / theirs, gops,
                        pct_peak(o, (dtype)d, gops), first[0], first[0] / ours, best[0], best[1],
                        best[0] / best[1]);
-                report_result(o, label, ours, theirs);
+                report_result(o, label, ours, theirs, best[0], best[1]);
             } else {
                 /* ideal[cls]: ms at the alternating peak (see time_range) */
-                double sum[2][2] = {{0}}, macs[2] = {0}, ideal[2] = {0};
+                double sum[2][2] = {{0}}, sum_best[2][2] = {{0}}, macs[2] = {0}, ideal[2] = {0};
                 for (int i = 0; i < g->n_nodes; i++) {
                     const node *n = &g->nodes[i];
                     if (n->kind != N_CONV && n->kind != N_DW)
@@ -559,6 +575,8 @@ static void run_child(const options *o)
                     if (cls >= 0) {
                         sum[cls][0] += ours;
                         sum[cls][1] += theirs;
+                        sum_best[cls][0] += best[0];
+                        sum_best[cls][1] += best[1];
                         macs[cls] += mac;
                         ideal[cls] += alt_ms;
                     }
@@ -567,6 +585,11 @@ static void run_child(const options *o)
                            g->name, dtype_names[d], o->threads, n->kind == N_DW ? "dw" : "conv", n->k,
                            n->stride, x->h, x->w, x->c, n->cout, ours, theirs, ours / theirs, gops,
                            pct_peak(o, (dtype)d, gops), 100.0 * alt_ms / ours);
+                    char layer[128];
+                    snprintf(layer, sizeof layer, "%s #%-2d %-4s k%u s%u %3ux%-3u %4u->%-4u", label, i,
+                             n->kind == N_DW ? "dw" : "conv", n->k, n->stride, x->h, x->w, x->c,
+                             n->cout);
+                    report_result(o, layer, ours, theirs, best[0], best[1]);
                 }
                 for (int cls = 0; cls < 2; cls++) {
                     double gops = 2.0 * macs[cls] / (sum[cls][0] * 1e-3) * 1e-9;
@@ -574,6 +597,10 @@ static void run_child(const options *o)
                            g->name, dtype_names[d], o->threads, cls ? "depthwise" : "1x1 conv",
                            sum[cls][0], sum[cls][1], sum[cls][0] / sum[cls][1], gops,
                            pct_peak(o, (dtype)d, gops), 100.0 * ideal[cls] / sum[cls][0]);
+                    char total[128];
+                    snprintf(total, sizeof total, "%s total %s", label, cls ? "depthwise" : "1x1 conv");
+                    report_result(o, total, sum[cls][0], sum[cls][1], sum_best[cls][0],
+                                  sum_best[cls][1]);
                 }
             }
             fflush(stdout);
@@ -649,11 +676,112 @@ static void print_header(const char *threads, const double peak[2], const char *
            bench_clock == CLOCK_MONOTONIC ? "wall times" : "thread CPU times");
 }
 
+/* One child's median for one label and thread count. */
+typedef struct {
+    char label[128];
+    int threads;
+    double ours, theirs, best_ours, best_theirs;
+} record;
+
+static double median_of(double *v, int n)
+{
+    double unused;
+    return n ? median(v, n, &unused) : NAN;
+}
+
+/* The speed-up of every thread count over one thread, per label: the
+ * median over the rounds of each count's medians, and with several rounds
+ * the range of the rounds' own speed-ups (round r's one thread against its
+ * T threads). */
+static void print_speedups(FILE *f, int rounds)
+{
+    size_t cap = 256, n = 0;
+    record *r = malloc(cap * sizeof *r);
+    char line[256];
+    rewind(f);
+    while (r && fgets(line, sizeof line, f)) {
+        if (n == cap) {
+            record *grown = realloc(r, 2 * cap * sizeof *r);
+            if (!grown)
+                break;
+            r = grown;
+            cap *= 2;
+        }
+        if (sscanf(line, "%127[^|]|%d|%lf|%lf|%lf|%lf", r[n].label, &r[n].threads, &r[n].ours,
+                   &r[n].theirs, &r[n].best_ours, &r[n].best_theirs) == 6)
+            n++;
+    }
+    if (!r)
+        return;
+    double *v[4];
+    for (int i = 0; i < 4; i++)
+        v[i] = malloc((size_t)rounds * sizeof(double));
+    printf("speed-up over 1 thread (medians%s; then of the fastest runs%s):\n"
+           "  model dtype threads ours XNNPACK\n",
+           rounds > 1 ? " over the rounds" : "", rounds > 1 ? ", and the rounds' range" : "");
+    for (size_t i = 0; i < n && v[0] && v[1] && v[2] && v[3]; i++) {
+        if (r[i].threads == 1)
+            continue;
+        bool seen = false; /* printed with an earlier record */
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = r[j].threads == r[i].threads && !strcmp(r[j].label, r[i].label);
+        if (seen)
+            continue;
+        /* v: ours and theirs at one thread, at T threads, in round order;
+         * fastest: the fastest runs of the rounds, the same four */
+        int c1 = 0, ct = 0;
+        double fastest[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+        for (size_t j = 0; j < n; j++) {
+            if (strcmp(r[j].label, r[i].label))
+                continue;
+            int at = r[j].threads == 1 ? 0 : r[j].threads == r[i].threads ? 2 : -1;
+            int *count = at == 0 ? &c1 : &ct;
+            if (at < 0 || *count >= rounds)
+                continue;
+            v[at][*count] = r[j].ours;
+            v[at + 1][(*count)++] = r[j].theirs;
+            fastest[at] = r[j].best_ours < fastest[at] ? r[j].best_ours : fastest[at];
+            fastest[at + 1] = r[j].best_theirs < fastest[at + 1] ? r[j].best_theirs : fastest[at + 1];
+        }
+        if (c1 == 0 || ct == 0)
+            continue;
+        double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+        for (int k = 0; k < c1 && k < ct; k++)
+            for (int w = 0; w < 2; w++) {
+                double q = v[w][k] / v[2 + w][k];
+                lo[w] = q < lo[w] ? q : lo[w];
+                hi[w] = q > hi[w] ? q : hi[w];
+            }
+        double med[2];
+        for (int w = 0; w < 2; w++)
+            med[w] = median_of(v[w], c1) / median_of(v[2 + w], ct);
+        /* XNNPACK's figures are NaN for the small model (ours only) */
+        bool theirs = !isnan(med[1]);
+        printf("  %-12s %d threads: ours %.2fx", r[i].label, r[i].threads, med[0]);
+        if (theirs)
+            printf("  XNNPACK %.2fx", med[1]);
+        /* The fastest runs: on a loaded machine, the closest to its speed-up unloaded. */
+        printf("   fastest: ours %.2fx", fastest[0] / fastest[2]);
+        if (theirs)
+            printf("  XNNPACK %.2fx", fastest[1] / fastest[3]);
+        if (rounds > 1) {
+            printf("   rounds: ours %.2f-%.2f", lo[0], hi[0]);
+            if (theirs)
+                printf("  XNNPACK %.2f-%.2f", lo[1], hi[1]);
+        }
+        printf("\n");
+    }
+    for (int i = 0; i < 4; i++)
+        free(v[i]);
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     options o = {.runs = 30, .threads = 0, .peak = {NAN, NAN}, .small = NN_BENCH_SMALL_MODEL,
                  .result_fd = -1};
     const char *threads = "1,2";
+    int rounds = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--runs") && i + 1 < argc)
             o.runs = atoi(argv[++i]);
@@ -675,15 +803,19 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(argv[i], "--result-fd") && i + 1 < argc)
             o.result_fd = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+            rounds = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: %s [--runs N] [--threads T[,T...]] [--only SUBSTRING] [--layers] "
-                            "[--cpu-time] [--small FILE.tflite]\n",
+                            "[--cpu-time] [--small FILE.tflite] [--rounds N]\n",
                     argv[0]);
             return 2;
         }
     }
     if (o.runs < 1)
         o.runs = 1;
+    if (rounds < 1)
+        rounds = 1;
     const char *method[2];
     choose_peak_loops(&o, method);
     if (o.threads > 0) {
@@ -708,98 +840,76 @@ int main(int argc, char **argv)
         printf("model                  dtype   T  ours ms   XNN ms  ratio   GOP/s %%peak first ms    f/s\n");
     }
     fflush(stdout);
-    int fds[2] = {-1, -1};
-    if (!o.layers && pipe(fds) != 0) {
-        perror("pipe");
+    /* The children's "label|threads|ours|theirs" records, for the
+     * speed-ups; a file rather than a pipe, which --layers would fill
+     * while the parent waits for the child. */
+    FILE *records = tmpfile();
+    if (!records) {
+        perror("tmpfile");
         return 1;
     }
-    char results[8192] = "";
-    size_t results_len = 0;
-    /* One child per thread count: the pool's size is fixed per process. */
-    char *list = strdup(threads);
-    if (!list)
-        return 1;
-    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        pid_t pid = fork();
-        if (pid < 0) {
-            perror("fork");
+    int record_fd = fileno(records);
+    /* One child per thread count and round: the pool's size is fixed per
+     * process, and rounds spread the thread counts over the same moments
+     * of a machine whose load changes. */
+    for (int round = 0; round < rounds; round++) {
+        char *list = strdup(threads);
+        if (!list)
             return 1;
-        }
-        if (pid == 0) {
-            setenv("NNAPI_LINUX_THREADS", tok, 1);
-            char runs[16];
-            snprintf(runs, sizeof runs, "%d", o.runs);
-            char peaks[2][32];
-            snprintf(peaks[0], sizeof peaks[0], "%.17g", o.peak[0]);
-            snprintf(peaks[1], sizeof peaks[1], "%.17g", o.peak[1]);
-            char *args[24];
-            int n = 0;
-            args[n++] = argv[0];
-            args[n++] = "--child";
-            args[n++] = tok;
-            args[n++] = "--runs";
-            args[n++] = runs;
-            if (o.only) {
-                args[n++] = "--only";
-                args[n++] = (char *)o.only;
+        for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+            fflush(stdout);
+            pid_t pid = fork();
+            if (pid < 0) {
+                perror("fork");
+                return 1;
             }
-            if (o.layers)
-                args[n++] = "--layers";
-            if (o.cpu_time)
-                args[n++] = "--cpu-time";
-            args[n++] = "--peaks";
-            args[n++] = peaks[0];
-            args[n++] = peaks[1];
-            char fd_arg[16];
-            if (fds[1] >= 0) {
-                close(fds[0]);
-                snprintf(fd_arg, sizeof fd_arg, "%d", fds[1]);
+            if (pid == 0) {
+                setenv("NNAPI_LINUX_THREADS", tok, 1);
+                char runs[16];
+                snprintf(runs, sizeof runs, "%d", o.runs);
+                char peaks[2][32];
+                snprintf(peaks[0], sizeof peaks[0], "%.17g", o.peak[0]);
+                snprintf(peaks[1], sizeof peaks[1], "%.17g", o.peak[1]);
+                char *args[24];
+                int n = 0;
+                args[n++] = argv[0];
+                args[n++] = "--child";
+                args[n++] = tok;
+                args[n++] = "--runs";
+                args[n++] = runs;
+                if (o.only) {
+                    args[n++] = "--only";
+                    args[n++] = (char *)o.only;
+                }
+                if (o.layers)
+                    args[n++] = "--layers";
+                if (o.cpu_time)
+                    args[n++] = "--cpu-time";
+                args[n++] = "--peaks";
+                args[n++] = peaks[0];
+                args[n++] = peaks[1];
+                char fd_arg[16];
+                snprintf(fd_arg, sizeof fd_arg, "%d", record_fd);
                 args[n++] = "--result-fd";
                 args[n++] = fd_arg;
+                args[n++] = "--small";
+                args[n++] = (char *)o.small;
+                args[n] = NULL;
+                execv("/proc/self/exe", args);
+                perror("execv");
+                _exit(127);
             }
-            args[n++] = "--small";
-            args[n++] = (char *)o.small;
-            args[n] = NULL;
-            execv("/proc/self/exe", args);
-            perror("execv");
-            _exit(127);
+            int status;
+            waitpid(pid, &status, 0);
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+                fprintf(stderr, "benchmark child for %s threads failed\n", tok);
+                free(list);
+                return 1;
+            }
         }
-        int status;
-        waitpid(pid, &status, 0);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            fprintf(stderr, "benchmark child for %s threads failed\n", tok);
-            free(list);
-            return 1;
-        }
+        free(list);
     }
-    free(list);
-    if (fds[1] < 0)
-        return 0;
-    /* The children's records: speed-up of every thread count over one. */
-    close(fds[1]);
-    ssize_t got;
-    while (results_len + 1 < sizeof results &&
-           (got = read(fds[0], results + results_len, sizeof results - 1 - results_len)) > 0)
-        results_len += (size_t)got;
-    results[results_len] = 0;
-    close(fds[0]);
-    printf("speed-up over 1 thread (medians): model dtype threads ours XNNPACK\n");
-    for (char *line = strtok(results, "\n"); line; line = strtok(NULL, "\n")) {
-        char label[64];
-        int t;
-        double ours, theirs;
-        if (sscanf(line, "%63[^|]|%d|%lf|%lf", label, &t, &ours, &theirs) != 4 || t == 1)
-            continue;
-        /* The same label at one thread, found in the records before it. */
-        for (char *p = results; p < line; p += strlen(p) + 1) {
-            char l1[64];
-            int t1;
-            double o1, x1;
-            if (sscanf(p, "%63[^|]|%d|%lf|%lf", l1, &t1, &o1, &x1) == 4 && t1 == 1 &&
-                !strcmp(l1, label))
-                printf("  %-12s %d threads: ours %.2fx  XNNPACK %.2fx\n", label, t, o1 / ours,
-                       x1 / theirs);
-        }
-    }
+    print_speedups(records, rounds);
+    fclose(records);
     return 0;
 }

@@ -544,6 +544,49 @@ static void test_damage_kept(int kind)
     free_model(&tm);
 }
 
+/* The writer of an entry keeps it as a checked one (its modification time
+ * set back when it was written within the current clock tick): a hit then
+ * hashes the model only. A payload byte written in place right after the
+ * write is still found, since it changes the modification time. */
+static void test_written_kept(int kind)
+{
+    test_model tm;
+    build_model(&tm, kind, 13, false, false);
+    uint8_t want[OUT_MAX], got[OUT_MAX];
+    reference(&tm, want);
+    for (int round = 0; round < 3; round++) {
+        char *dir = make_dir();
+        char *path = nn_cache_entry_path(dir, token_a);
+        bool hit;
+        CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+        CHECK(!hit && memcmp(got, want, tm.out_bytes) == 0);
+        bool kept = nn_cache_entry_kept(path);
+        CHECK(kept);
+        if (kept) {
+            /* Kept: a hit, with the written blobs. */
+            memset(got, 0xee, sizeof got);
+            CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+            CHECK(hit && memcmp(got, want, tm.out_bytes) == 0);
+            struct stat st;
+            CHECK(stat(path, &st) == 0);
+            uint8_t byte = 0;
+            int fd = open(path, O_RDWR);
+            CHECK(fd >= 0 && pread(fd, &byte, 1, st.st_size - 1) == 1);
+            byte ^= 0x21;
+            CHECK(fd >= 0 && pwrite(fd, &byte, 1, st.st_size - 1) == 1);
+            if (fd >= 0)
+                close(fd);
+            CHECK(!nn_cache_entry_kept(path));
+            memset(got, 0xee, sizeof got);
+            CHECK_OK(compile_run(&tm, dir, token_a, -1, got, &hit));
+            CHECK(!hit && memcmp(got, want, tm.out_bytes) == 0);
+        }
+        free(path);
+        remove_dir(dir);
+    }
+    free_model(&tm);
+}
+
 /* What the model hash covers: each variation under the same token misses
  * and computes its own results. */
 static void test_model_changes(void)
@@ -769,6 +812,53 @@ static void test_hash_paths(void)
         CHECK(memcmp(whole, split, sizeof whole) != 0);
         data[(size_t)round * 4111 % len] ^= 4;
     }
+    free(data);
+}
+
+/* Every ISA path of the hash this CPU can run gives the portable path's
+ * hash, for lengths around the 16-block scramble groups, fed whole or in
+ * odd pieces: an entry's model hash must not depend on the ISA. */
+static void test_hash_isas(void)
+{
+    size_t n = 64 * 70 + 63;
+    uint8_t *data = malloc(n + 1);
+    CHECK(data != NULL);
+    if (!data)
+        return;
+    uint32_t x = 99;
+    for (size_t i = 0; i < n + 1; i++) {
+        x = x * 1664525u + 1013904223u;
+        data[i] = (uint8_t)(x >> 24);
+    }
+    static const nn_isa isas[] = {NN_ISA_AVX2, NN_ISA_AVX512};
+    int compared = 0;
+    for (size_t k = 0; k < sizeof isas / sizeof *isas; k++) {
+        if (nn_isa_detected() < isas[k] || nn_isa_detected() > NN_ISA_AVX512)
+            continue;
+        for (size_t len = 0; len <= n; len += len < 64 * 36 ? 61 : 257) {
+            for (int step = 0; step < 3; step++) {
+                size_t piece = step == 0 ? len : step == 1 ? 64 * 5 + 3 : 64 * 17;
+                const uint8_t *p = data + (len % 2); /* unaligned too */
+                uint8_t want[NN_CACHE_HASH_BYTES], got[NN_CACHE_HASH_BYTES];
+                nn_hasher h;
+                nn_hash_init(&h, 5);
+                for (size_t at = 0; at < len; at += piece ? piece : 1)
+                    nn_hash_update_on(&h, p + at, piece < len - at ? piece : len - at, NN_ISA_C);
+                nn_hash_final(&h, want);
+                nn_hash_init(&h, 5);
+                for (size_t at = 0; at < len; at += piece ? piece : 1)
+                    nn_hash_update_on(&h, p + at, piece < len - at ? piece : len - at, isas[k]);
+                nn_hash_final(&h, got);
+                if (!nt_record(memcmp(want, got, sizeof want) == 0, __FILE__, __LINE__,
+                               "hash path agrees with the portable one"))
+                    fprintf(stderr, "    (%s, %zu bytes in pieces of %zu)\n", nn_isa_name(isas[k]),
+                            len, piece);
+                compared++;
+            }
+        }
+    }
+    if (compared == 0)
+        printf("hash paths: this CPU runs only the portable one\n");
     free(data);
 }
 
@@ -1050,6 +1140,7 @@ int main(int argc, char **argv)
         test_hit_miss(kind);
         test_damage(kind);
         test_damage_kept(kind);
+        test_written_kept(kind);
         test_threads(kind);
         test_processes(kind);
         test_other_isa(kind);
@@ -1060,6 +1151,7 @@ int main(int argc, char **argv)
     test_stale_temporaries();
     test_unusable_places();
     test_hash_paths();
+    test_hash_isas();
     test_large_weights();
     return nt_summary();
 }

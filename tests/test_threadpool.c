@@ -4,7 +4,11 @@
  * around the lanes' and chunks' boundaries, grains from 0 to beyond n, loop
  * sizes beyond the lanes' 32-bit bounds, loops nested in loops (run by the
  * calling thread), loops started from several threads at once, and
- * workers woken by nn_pool_wake with or without a loop after it.
+ * workers woken by nn_pool_wake with or without a loop after it; and the
+ * kernels whose split depends on the thread count (the float GEMM's task
+ * grid, depthwise channel blocks for layers of few rows) give the same bits
+ * as in a child process running one thread, and values near a double
+ * reference.
  * Runs with NNAPI_LINUX_THREADS=3 unless told otherwise (set before the
  * pool's first use), so that workers have lanes of their own.
  */
@@ -15,8 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "kernels/depthwise.h"
+#include "kernels/gemm.h"
 #include "util/threadpool.h"
 
 static int passed, failed;
@@ -189,6 +198,147 @@ static void test_wake(void)
     CHECK(bad == 0);
 }
 
+/* ---- kernels split by the thread count ---- */
+
+static float unit_value(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return (float)(*state >> 8) / (float)(1u << 24) - 0.5f;
+}
+
+/* Depthwise 3x3 (SAME padding) layers of few output rows, with channel
+ * counts of whole, partial and single vectors; GEMMs whose task count
+ * is rounded to the threads. Fills out (the results one after another);
+ * returns the floats written, or 0 when the reference disagrees. */
+static const struct {
+    uint32_t n, h, w, c, stride;
+} dw_shapes[] = {{1, 7, 7, 1000, 1}, {1, 14, 14, 40, 2}, {2, 2, 5, 48, 1}, {1, 3, 9, 24, 1},
+                 {1, 1, 3, 17, 1}};
+static const size_t gemm_shapes[][3] = {{784, 256, 64}, {196, 128, 32}, {49, 160, 96}};
+
+static size_t split_kernels(float *out, size_t cap)
+{
+    size_t used = 0;
+    uint32_t seed = 12345;
+    bool close = true;
+    for (size_t s = 0; s < sizeof dw_shapes / sizeof dw_shapes[0]; s++) {
+        const uint32_t st = dw_shapes[s].stride, c = dw_shapes[s].c;
+        nn_dw_geom g = {.n = dw_shapes[s].n, .in_h = dw_shapes[s].h, .in_w = dw_shapes[s].w,
+                        .in_c = c, .out_c = c, .f_h = 3, .f_w = 3, .multiplier = 1,
+                        .stride_h = (int32_t)st, .stride_w = (int32_t)st, .dil_h = 1, .dil_w = 1};
+        g.out_h = (g.in_h + st - 1) / st;
+        g.out_w = (g.in_w + st - 1) / st;
+        g.pad_t = (int32_t)(((g.out_h - 1) * st + 3 - g.in_h) / 2);
+        g.pad_l = (int32_t)(((g.out_w - 1) * st + 3 - g.in_w) / 2);
+        size_t in_n = (size_t)g.n * g.in_h * g.in_w * c, out_n = (size_t)g.n * g.out_h * g.out_w * c;
+        float *in = malloc(in_n * sizeof(float)), *f = malloc(9 * c * sizeof(float)),
+              *bias = malloc(c * sizeof(float));
+        if (!in || !f || !bias || used + out_n > cap) {
+            free(in), free(f), free(bias);
+            return 0;
+        }
+        for (size_t i = 0; i < in_n; i++)
+            in[i] = unit_value(&seed);
+        for (size_t i = 0; i < 9 * c; i++)
+            f[i] = unit_value(&seed);
+        for (size_t i = 0; i < c; i++)
+            bias[i] = unit_value(&seed);
+        float *y = out + used;
+        close &= nn_depthwise_f32(&g, in, f, bias, -INFINITY, INFINITY, y) == 0;
+        for (uint32_t b = 0; b < g.n; b++)
+            for (uint32_t oy = 0; oy < g.out_h; oy++)
+                for (uint32_t ox = 0; ox < g.out_w; ox++)
+                    for (uint32_t ch = 0; ch < c; ch++) {
+                        double want = bias[ch];
+                        for (int i = 0; i < 3; i++)
+                            for (int j = 0; j < 3; j++) {
+                                int64_t yy = (int64_t)oy * st + i - g.pad_t,
+                                        xx = (int64_t)ox * st + j - g.pad_l;
+                                if (yy >= 0 && yy < g.in_h && xx >= 0 && xx < g.in_w)
+                                    want += (double)in[((b * g.in_h + yy) * g.in_w + xx) * c + ch] *
+                                            f[(i * 3 + j) * c + ch];
+                            }
+                        float got = y[((b * g.out_h + oy) * g.out_w + ox) * c + ch];
+                        close &= fabs(got - want) < 1e-5;
+                    }
+        used += out_n;
+        free(in), free(f), free(bias);
+    }
+    for (size_t s = 0; s < sizeof gemm_shapes / sizeof gemm_shapes[0]; s++) {
+        size_t m = gemm_shapes[s][0], n = gemm_shapes[s][1], k = gemm_shapes[s][2];
+        float *a = malloc(m * k * sizeof(float)), *b = malloc(n * k * sizeof(float));
+        nn_sgemm_packed *bp = NULL;
+        if (a && b) {
+            for (size_t i = 0; i < m * k; i++)
+                a[i] = unit_value(&seed);
+            for (size_t i = 0; i < n * k; i++)
+                b[i] = unit_value(&seed);
+            bp = nn_sgemm_pack(n, k, b, k);
+        }
+        if (!bp || used + m * n > cap) {
+            free(a), free(b), nn_sgemm_packed_free(bp);
+            return 0;
+        }
+        float *c = out + used;
+        nn_sgemm_prepacked(m, a, k, bp, NULL, -INFINITY, INFINITY, c, n);
+        for (size_t i = 0; i < m; i += 7)
+            for (size_t j = 0; j < n; j++) {
+                double want = 0;
+                for (size_t q = 0; q < k; q++)
+                    want += (double)a[i * k + q] * b[j * k + q];
+                close &= fabs(c[i * n + j] - want) < 1e-4;
+            }
+        used += m * n;
+        free(a), free(b), nn_sgemm_packed_free(bp);
+    }
+    return close ? used : 0;
+}
+
+/* The same kernels in a forked child whose pool runs one thread: every bit
+ * equal. */
+static void test_split_results(void)
+{
+    enum { CAP = 1 << 19 };
+    float *here = malloc(CAP * sizeof(float)), *alone = malloc(CAP * sizeof(float));
+    size_t n = here && alone ? split_kernels(here, CAP) : 0;
+    CHECK(n > 0);
+    int fds[2] = {-1, -1};
+    bool piped = n > 0 && pipe(fds) == 0;
+    CHECK(n == 0 || piped);
+    if (!piped) {
+        free(here), free(alone);
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* The child's pool starts anew (pthread_atfork) and reads this. */
+        setenv("NNAPI_LINUX_THREADS", "1", 1);
+        size_t got = nn_thread_count() == 1 ? split_kernels(alone, CAP) : 0;
+        const char *p = (const char *)alone;
+        size_t left = got * sizeof(float);
+        while (left > 0) {
+            ssize_t w = write(fds[1], p, left);
+            if (w <= 0)
+                _exit(1);
+            p += w, left -= (size_t)w;
+        }
+        _exit(got == n ? 0 : 1);
+    }
+    close(fds[1]);
+    size_t have = 0;
+    ssize_t r;
+    while (pid > 0 && have < n * sizeof(float) &&
+           (r = read(fds[0], (char *)alone + have, n * sizeof(float) - have)) > 0)
+        have += (size_t)r;
+    close(fds[0]);
+    int status = 1;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    CHECK(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(have == n * sizeof(float) && memcmp(here, alone, have) == 0);
+    free(here), free(alone);
+}
+
 int main(void)
 {
     setenv("NNAPI_LINUX_THREADS", "3", 0);
@@ -199,6 +349,7 @@ int main(void)
     test_nested();
     test_concurrent();
     test_wake();
+    test_split_results();
     printf("test_threadpool (%d threads): %d passed, %d failed\n", threads, passed, failed);
     return failed != 0;
 }

@@ -33,10 +33,13 @@ static const char cache_magic[8] = {'N', 'N', 'L', 'X', 'C', 'A', 'C', 'H'};
  * lanes, each taking one word of a 64-byte block as the product of its keyed
  * halves plus the raw word four lanes away (so that no bit of the input is
  * lost when a half is zero), scrambled every 1 KiB, folded by 128-bit
- * products at the end. The lanes map onto vector registers: on x86-64 with
- * AVX2 the blocks run four lanes per instruction, with the same result. It is no defence against someone who can write the cache
- * directory (who could write any packed weights anyway): it keeps stale and
- * accidentally colliding entries from ever being used.
+ * products at the end. The lanes map onto vector registers: on x86-64 the
+ * blocks run four lanes per AVX2 instruction or all eight per AVX-512 one,
+ * with the same result on every path (an entry's model hash does not depend
+ * on the ISA, only its packed weights do). It is no defence against someone
+ * who can write the cache directory (who could write any packed weights
+ * anyway): it keeps stale and accidentally colliding entries from ever being
+ * used.
  */
 static const uint64_t lane_key[8] = {0xe220a8397b1dcdafull, 0x6e789e6aa1b965f4ull,
                                      0x06c45d188009454full, 0xf88bb8a8724c81ecull,
@@ -128,6 +131,47 @@ __attribute__((target("avx2"))) static uint32_t hash_blocks_avx2(uint64_t acc[8]
     _mm256_storeu_si256((__m256i *)(acc + 4), a1);
     return done;
 }
+
+/* The eight lanes in one register: word i ^ 4 is the other 256-bit half. */
+__attribute__((target("avx512f"))) static inline __m512i block_avx512(__m512i a, const uint8_t *p,
+                                                                     __m512i key)
+{
+    __m512i w = _mm512_loadu_si512((const void *)p);
+    __m512i v = _mm512_xor_si512(w, key);
+    __m512i product = _mm512_mul_epu32(v, _mm512_srli_epi64(v, 32));
+    return _mm512_add_epi64(a, _mm512_add_epi64(product, _mm512_shuffle_i64x2(w, w, 0x4e)));
+}
+
+__attribute__((target("avx512f"))) static uint32_t hash_blocks_avx512(uint64_t acc[8],
+                                                                     const uint8_t *p, size_t n,
+                                                                     uint32_t done)
+{
+    __m512i a = _mm512_loadu_si512((const void *)acc);
+    const __m512i key = _mm512_loadu_si512((const void *)lane_key);
+    const __m512i scramble = _mm512_loadu_si512((const void *)scramble_key);
+    const __m512i prime = _mm512_set1_epi64(0x9e3779b1u);
+    size_t b = 0;
+    while (b < n) {
+        /* Whole groups of 16 blocks run without a count per block. */
+        if (done == 0 && n - b >= 16) {
+            for (int i = 0; i < 16; i++)
+                a = block_avx512(a, p + 64 * (b + i), key);
+            b += 16;
+        } else {
+            a = block_avx512(a, p + 64 * b, key);
+            b++;
+            if (++done < 16)
+                continue;
+        }
+        done = 0;
+        a = _mm512_xor_si512(_mm512_xor_si512(a, _mm512_srli_epi64(a, 47)), scramble);
+        __m512i lo = _mm512_mul_epu32(a, prime);
+        __m512i hi = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), prime);
+        a = _mm512_add_epi64(lo, _mm512_slli_epi64(hi, 32));
+    }
+    _mm512_storeu_si512((void *)acc, a);
+    return done;
+}
 #endif
 
 static inline uint64_t fold128(uint64_t a, uint64_t b)
@@ -151,24 +195,27 @@ void nn_hash_init(nn_hasher *h, uint64_t seed)
         h->acc[i] = lane_key[(i + 3) & 7] ^ (seed * (uint64_t)(2 * i + 1));
 }
 
-static void hash_blocks(nn_hasher *h, const uint8_t *p, size_t n_blocks)
+static void hash_blocks(nn_hasher *h, const uint8_t *p, size_t n_blocks, nn_isa isa)
 {
 #if defined(__x86_64__)
-    nn_isa isa = nn_isa_current();
-    if (n_blocks >= 4 && (isa == NN_ISA_AVX2 || isa == NN_ISA_AVX512)) {
+    if (isa == NN_ISA_AVX512) {
+        h->blocks = hash_blocks_avx512(h->acc, p, n_blocks, h->blocks);
+        return;
+    }
+    if (isa == NN_ISA_AVX2) {
         h->blocks = hash_blocks_avx2(h->acc, p, n_blocks, h->blocks);
         return;
     }
 #endif
+    (void)isa;
     h->blocks = hash_blocks_c(h->acc, p, n_blocks, h->blocks);
 }
 
-void nn_hash_update(nn_hasher *h, const void *data, size_t bytes)
+void nn_hash_update_on(nn_hasher *h, const void *data, size_t bytes, nn_isa isa)
 {
     if (bytes == 0)
         return; /* data may then be NULL (an empty list) */
     const uint8_t *p = data;
-    h->total += bytes;
     if (h->fill) {
         size_t take = 64 - h->fill < bytes ? 64 - h->fill : bytes;
         memcpy(h->buf + h->fill, p, take);
@@ -177,14 +224,28 @@ void nn_hash_update(nn_hasher *h, const void *data, size_t bytes)
         bytes -= take;
         if (h->fill < 64)
             return;
-        hash_blocks(h, h->buf, 1);
+        hash_blocks(h, h->buf, 1, isa);
         h->fill = 0;
+        h->hashed += 64;
     }
-    hash_blocks(h, p, bytes / 64);
+    hash_blocks(h, p, bytes / 64, isa);
+    h->hashed += bytes / 64 * 64;
     p += bytes / 64 * 64;
     bytes %= 64;
     memcpy(h->buf, p, bytes);
     h->fill = bytes;
+}
+
+void nn_hash_update(nn_hasher *h, const void *data, size_t bytes)
+{
+    /* Most updates of a model walk are a few bytes that stay in the buffer. */
+    if (bytes < 64 - h->fill) {
+        if (bytes)
+            memcpy(h->buf + h->fill, data, bytes);
+        h->fill += bytes;
+        return;
+    }
+    nn_hash_update_on(h, data, bytes, nn_isa_current());
 }
 
 void nn_hash_final(nn_hasher *h, uint8_t out[NN_CACHE_HASH_BYTES])
@@ -194,7 +255,8 @@ void nn_hash_final(nn_hasher *h, uint8_t out[NN_CACHE_HASH_BYTES])
     memset(h->buf + h->fill, 0, 64 - h->fill);
     hash_block(h->acc, h->buf);
     hash_scramble(h->acc);
-    uint64_t lo = h->total * 0x9e3779b97f4a7c15ull, hi = ~h->total * 0xc2b2ae3d27d4eb4full;
+    uint64_t total = h->hashed + h->fill;
+    uint64_t lo = total * 0x9e3779b97f4a7c15ull, hi = ~total * 0xc2b2ae3d27d4eb4full;
     for (int i = 0; i < 8; i += 2) {
         lo += fold128(h->acc[i] ^ fold_key[i], h->acc[i + 1] ^ fold_key[i + 1]);
         hi += fold128(h->acc[i] ^ fold_key[(i + 3) & 7], h->acc[i + 1] ^ fold_key[(i + 6) & 7]);
@@ -205,14 +267,34 @@ void nn_hash_final(nn_hasher *h, uint8_t out[NN_CACHE_HASH_BYTES])
     memcpy(out + 8, &hi, 8);
 }
 
-static void hash_u32(nn_hasher *h, uint32_t v) { nn_hash_update(h, &v, sizeof v); }
-static void hash_u64(nn_hasher *h, uint64_t v) { nn_hash_update(h, &v, sizeof v); }
+/* Fixed sizes, so that a field that fits the buffer is one store (and one
+ * count: the block count is kept apart from the fill, so that no wide load
+ * of the two waits on the narrow store of one). */
+static inline void hash_u32(nn_hasher *h, uint32_t v)
+{
+    if (h->fill + sizeof v < 64) {
+        memcpy(h->buf + h->fill, &v, sizeof v);
+        h->fill += sizeof v;
+    } else {
+        nn_hash_update_on(h, &v, sizeof v, nn_isa_current());
+    }
+}
+
+static inline void hash_u64(nn_hasher *h, uint64_t v)
+{
+    if (h->fill + sizeof v < 64) {
+        memcpy(h->buf + h->fill, &v, sizeof v);
+        h->fill += sizeof v;
+    } else {
+        nn_hash_update_on(h, &v, sizeof v, nn_isa_current());
+    }
+}
 
 static void hash_bytes(const void *data, size_t bytes, uint64_t seed, uint8_t out[NN_CACHE_HASH_BYTES])
 {
     nn_hasher h;
     nn_hash_init(&h, seed);
-    nn_hash_update(&h, data, bytes);
+    nn_hash_update_on(&h, data, bytes, nn_isa_current());
     nn_hash_final(&h, out);
 }
 
@@ -309,7 +391,10 @@ static int hash_operand(model_walk *w, const nn_operand *o)
     hash_u32(h, (uint32_t)o->type);
     hash_u32(h, o->rank);
     nn_hash_update(h, o->dims, o->rank * sizeof *o->dims);
-    nn_hash_update(h, &o->scale, sizeof o->scale);
+    _Static_assert(sizeof o->scale == sizeof(uint32_t), "a float scale is 32 bits");
+    uint32_t scale_bits;
+    memcpy(&scale_bits, &o->scale, sizeof scale_bits);
+    hash_u32(h, scale_bits);
     hash_u32(h, (uint32_t)o->zero_point);
     hash_u32(h, (uint32_t)o->lifetime);
     hash_u32(h, o->has_channel_quant);
@@ -349,6 +434,16 @@ static int hash_operand(model_walk *w, const nn_operand *o)
 
 static int hash_model(model_walk *w, const ANeuralNetworksModel *m)
 {
+    /* The small constants and the dimensions are scattered over the heap,
+     * and out of the caches after the computations that ran since the model
+     * was made: their first lines are asked for all at once, not one by one
+     * as the walk comes to them. */
+    for (uint32_t i = 0; i < m->n_operands; i++) {
+        const nn_operand *o = &m->operands[i];
+        __builtin_prefetch(o->dims);
+        if (o->lifetime == NN_LIFETIME_CONSTANT && o->value && !is_pieced(o->length))
+            __builtin_prefetch(o->value);
+    }
     nn_hasher *h = &w->meta;
     hash_u32(h, m->n_operands);
     for (uint32_t i = 0; i < m->n_operands; i++) {
@@ -655,9 +750,12 @@ void nn_cache_forge_identity(uint8_t *image, size_t bytes, const uint8_t *token,
 /* ------------------------------------------------------- mapped entries */
 
 /*
- * A checked entry stays mapped for the next compilations of the process
- * that use it: while its file is the same one, unchanged (device, inode,
- * size, modification and change times), its payload is not hashed again.
+ * A checked entry, and the entry a miss just wrote, stays mapped for the
+ * next compilations of the process that use it: while its file is the same
+ * one, unchanged (device, inode, size, modification and change times), its
+ * payload is not hashed again. Only a file whose modification time was
+ * settled when it was checked (see mtime_settled) is kept: a change to it
+ * would not go unseen.
  * The model always is, unless it kept its hash. An entry replaced (renamed
  * over) or written in place is another file, checked in full. Mappings no
  * compilation uses are kept, the most recently used, up to KEPT_UNUSED of
@@ -673,6 +771,7 @@ typedef struct file_identity {
     ino_t ino;
     off_t size;
     struct timespec mtime, ctime;
+    bool settled; /* any later change to its content changes mtime */
 } file_identity;
 
 typedef struct mapped_entry {
@@ -702,10 +801,33 @@ static void mapped_lock_take(void)
     pthread_mutex_lock(&mapped_lock);
 }
 
+/*
+ * Whether a change made from now on to the content of a file of this
+ * modification time is sure to give it another one (every write, truncation
+ * or hole punched sets it; only metadata changes set the change time alone).
+ * The kernel stamps a change with its coarse clock (a tick of 1 to 10 ms; or
+ * a finer time, never earlier), cut to the file system's resolution: with a
+ * resolution of 1 us or finer, once that clock has passed the time. A time in
+ * whole milliseconds is taken for a coarser file system (FAT keeps 2 s),
+ * which gets two seconds.
+ */
+static bool mtime_settled(const struct timespec *mtime)
+{
+    struct timespec now;
+    if (clock_gettime(CLOCK_REALTIME_COARSE, &now) != 0)
+        return false;
+    if (mtime->tv_nsec % 1000000 == 0)
+        return now.tv_sec >= mtime->tv_sec + 2;
+    int64_t ahead_ns =
+        ((int64_t)now.tv_sec - mtime->tv_sec) * 1000000000 + now.tv_nsec - mtime->tv_nsec;
+    return ahead_ns >= 1000;
+}
+
 static void identity_of(const struct stat *st, file_identity *id)
 {
     *id = (file_identity){.dev = st->st_dev, .ino = st->st_ino, .size = st->st_size,
-                          .mtime = st->st_mtim, .ctime = st->st_ctim};
+                          .mtime = st->st_mtim, .ctime = st->st_ctim,
+                          .settled = mtime_settled(&st->st_mtim)};
 }
 
 static bool same_identity(const file_identity *a, const file_identity *b)
@@ -799,10 +921,14 @@ static mapped_entry *mapped_find(const char *path, const struct stat *st)
 }
 
 /* Keeps a checked mapping of the file id found at path, used once; NULL
- * (the caller keeps the mapping) when every slot is in use. */
+ * (the caller keeps the mapping) when every slot is in use, or when a change
+ * to the file could leave its identity as it is (id not settled when the
+ * file was opened). */
 static mapped_entry *mapped_add(const char *path, const file_identity *id, const uint8_t *map,
                                 size_t bytes, const cache_header *hd)
 {
+    if (!id->settled)
+        return NULL;
     uint64_t h = path_hash_of(path);
     mapped_lock_take();
     mapped_forget_locked(h, id);
@@ -825,6 +951,21 @@ static mapped_entry *mapped_add(const char *path, const file_identity *id, const
     }
     pthread_mutex_unlock(&mapped_lock);
     return slot;
+}
+
+bool nn_cache_entry_kept(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return false;
+    file_identity id;
+    identity_of(&st, &id);
+    mapped_lock_take();
+    bool kept = false;
+    for (int i = 0; i < MAPPED_SLOTS && !kept; i++)
+        kept = mapped[i].taken && same_identity(&mapped[i].id, &id);
+    pthread_mutex_unlock(&mapped_lock);
+    return kept;
 }
 
 static void mapped_release(mapped_entry *e)
@@ -1054,6 +1195,49 @@ static void remove_stale_temporaries(const char *dir)
     closedir(d);
 }
 
+/* Sets the modification time of the file just written two seconds back, so
+ * that any change to it from now on gives it another one (the writes of a
+ * file written within one clock tick leave it with the current tick's). The
+ * temporary file is this writer's alone: its name is random, its mode 0600. */
+static bool settle_mtime(int fd)
+{
+    struct timespec now;
+    if (clock_gettime(CLOCK_REALTIME_COARSE, &now) != 0)
+        return false;
+    const struct timespec times[2] = {{.tv_nsec = UTIME_OMIT},
+                                      {.tv_sec = now.tv_sec - 2, .tv_nsec = now.tv_nsec}};
+    return futimens(fd, times) == 0;
+}
+
+/*
+ * Keeps the entry this process just wrote (fd; `written` taken after its
+ * last write, when its modification time was settled) mapped as a checked
+ * one, as a hit would, so that the process's next hit does not hash its
+ * payload again: its bytes are the ones whose payload hash was written. Only
+ * if the file is still the one written: a change after `written` would have
+ * given it another modification time.
+ */
+static void keep_written(const char *path, int fd, const struct stat *written, size_t bytes,
+                         const cache_header *hd)
+{
+    struct stat now;
+    if (fstat(fd, &now) != 0 || now.st_ino != written->st_ino || now.st_dev != written->st_dev ||
+        now.st_size != written->st_size || (uint64_t)now.st_size != bytes ||
+        now.st_mtim.tv_sec != written->st_mtim.tv_sec ||
+        now.st_mtim.tv_nsec != written->st_mtim.tv_nsec)
+        return;
+    file_identity id;
+    identity_of(&now, &id);
+    void *map = mmap(NULL, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED)
+        return;
+    mapped_entry *kept = mapped_add(path, &id, map, bytes, hd);
+    if (kept)
+        mapped_release(kept);
+    else
+        munmap(map, bytes);
+}
+
 /* Writes the recorded blobs as the entry at path: to a temporary file of the
  * same directory, synced, then renamed over the entry, so that readers and
  * other writers only ever see a whole entry. */
@@ -1111,7 +1295,11 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
     /* Entries are shared between users of the directory only as its
      * permissions allow; the mode of mkostemp (0600) stays. */
     ok = ok && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
+    struct stat written;
+    bool settled = ok && fstat(fd, &written) == 0 &&
+                   (mtime_settled(&written.st_mtim) ||
+                    (settle_mtime(fd) && fstat(fd, &written) == 0 &&
+                     mtime_settled(&written.st_mtim)));
     if (ok)
         mapped_forget(path);
     if (ok && rename(tmp, path) != 0)
@@ -1127,7 +1315,11 @@ static void save_entry(const char *dir, const char *path, const nn_cache *s, cac
             close(dfd);
         }
         nn_vlog("compilation cache: wrote %s (%u blobs, %zu bytes)", path, s->n_recorded, at);
+        if (settled)
+            keep_written(path, fd, &written, hd->file_bytes, hd);
     }
+    /* After fsync, which reported any write error: the entry is in place. */
+    close(fd);
     free(tmp);
     free(table);
 }

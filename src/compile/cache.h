@@ -17,7 +17,9 @@
  * Every compilation that uses an entry checks it against the model: the
  * model's hash covers every constant byte, and a finished model keeps its
  * hash unless one of its constants is in a memory object (whose content may
- * change between compilations); the entry's payload hash covers every blob.
+ * change between compilations); the entry's payload hash covers every blob,
+ * and is checked once per process and file (the writer's own file counts as
+ * checked).
  *
  * No size bound and no eviction: as on Android, the application owns
  * cacheDir (and may empty it at any time: a missing entry is a miss), and
@@ -33,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/isa.h"
 #include "runtime.h"
 
 /* The blobs of one compilation: a mapped entry or the recorded blobs.
@@ -58,13 +61,15 @@ typedef struct nn_hasher {
     uint64_t acc[8];
     uint8_t buf[64];
     size_t fill;
-    uint64_t total;
+    uint64_t hashed; /* bytes before the buffer's */
     uint32_t blocks;
 } nn_hasher;
 
 void nn_hash_init(nn_hasher *h, uint64_t seed);
 void nn_hash_update(nn_hasher *h, const void *data, size_t bytes);
 void nn_hash_final(nn_hasher *h, uint8_t out[NN_CACHE_HASH_BYTES]);
+/* nn_hash_update on the given ISA's path (each gives the same hash). */
+void nn_hash_update_on(nn_hasher *h, const void *data, size_t bytes, nn_isa isa);
 
 /* The entry's header and blob table (native byte order). */
 typedef struct cache_header {
@@ -99,6 +104,9 @@ typedef struct cache_blob {
 
 /* Recomputes the header's own hash (tests forge headers with it). */
 void nn_cache_seal_header(cache_header *hd);
+/* Whether the file now at path is kept mapped as a checked entry (its next
+ * hit in this process hashes the model only). */
+bool nn_cache_entry_kept(const char *path);
 /* Whether the compilation's blobs come from a mapped entry (a hit). */
 bool nn_cache_is_hit(const nn_cache *cache);
 

@@ -108,6 +108,10 @@ typedef struct dw_job {
     const int32_t *qbias; /* quantized: bias (zeros when absent) */
     const int32_t *wf;   /* quantized filter minus its zero point */
     size_t xa, xb;       /* output columns whose taps all fall inside the input */
+    /* Channel blocks per output row (float tiles only; 1 otherwise): a task
+     * is one block of one row, so that layers of few rows (7 at 7x7) still
+     * split evenly between the threads. */
+    size_t blocks, block_c; /* blocks, and channels in each but the last */
     void *out;
 } dw_job;
 
@@ -174,7 +178,9 @@ static void tap_range(int64_t base, int64_t step, uint32_t n, uint32_t size, siz
     *hi = (size_t)b;
 }
 
-static void dw_row_tiles(const dw_job *J, size_t n, size_t oy)
+/* Channels [c0, c0 + nc) of output row oy of image n; the quantized tiles
+ * take every channel (c0 = 0, nc = out_c). */
+static void dw_row_tiles(const dw_job *J, size_t n, size_t oy, size_t c0, size_t nc)
 {
     const nn_dw_geom *g = J->g;
     const size_t C = g->out_c;
@@ -187,7 +193,7 @@ static void dw_row_tiles(const dw_job *J, size_t n, size_t oy)
                     .in_px = (size_t)g->stride_w * C,
                     .f_row = (size_t)g->f_w * C,
                     .f_col = C,
-                    .nc = C,
+                    .nc = nc,
                     .out_px = C};
     size_t y0 = t.rows ? (size_t)(ybase + (int64_t)r_lo * g->dil_h) : 0;
     size_t row_px = ((size_t)n * g->in_h + y0) * g->in_w;
@@ -212,8 +218,9 @@ static void dw_row_tiles(const dw_job *J, size_t n, size_t oy)
         }
         size_t obase = ((n * g->out_h + oy) * g->out_w + ox) * C;
         if (!J->q) {
-            J->isa->f32(&t, px, (const float *)J->in + in_off, J->f + f_off, J->bias, J->lo,
-                        J->hi, (float *)J->out + obase);
+            J->isa->f32(&t, px, (const float *)J->in + in_off + c0, J->f + f_off + c0,
+                        J->bias ? J->bias + c0 : NULL, J->lo, J->hi,
+                        (float *)J->out + obase + c0);
             continue;
         }
         const nn_dw_quant *q = J->q;
@@ -231,8 +238,11 @@ static void dw_rows(void *arg, size_t begin, size_t end)
         dw_rows_large(J, begin, end);
         return;
     }
-    for (size_t row = begin; row < end; row++)
-        dw_row_tiles(J, row / g->out_h, row % g->out_h);
+    for (size_t u = begin; u < end; u++) {
+        size_t row = u / J->blocks, c0 = u % J->blocks * J->block_c;
+        size_t nc = g->out_c - c0 < J->block_c ? g->out_c - c0 : J->block_c;
+        dw_row_tiles(J, row / g->out_h, row % g->out_h, c0, nc);
+    }
 }
 
 static void run_rows(const nn_dw_geom *g, dw_job *J)
@@ -249,9 +259,22 @@ static void run_rows(const nn_dw_geom *g, dw_job *J)
         }
     }
     size_t rows = (size_t)g->n * g->out_h;
-    size_t per_row = (size_t)g->out_w * g->out_c * g->f_h * g->f_w;
-    size_t grain = per_row ? ((size_t)1 << 14) / per_row + 1 : rows;
-    nn_parallel_for(rows, grain, dw_rows, J);
+    /* Fewer rows than 4 per thread: blocks of 16 channels or more (whole
+     * vectors, so every channel runs the same code as unsplit). */
+    const size_t threads = (size_t)nn_thread_count();
+    J->blocks = 1;
+    J->block_c = g->out_c;
+    const size_t vectors = (g->out_c + 15) / 16;
+    if (J->isa && !J->q && threads > 1 && rows < 4 * threads && vectors > 1) {
+        size_t want = (4 * threads + rows - 1) / rows;
+        J->block_c = (vectors + (want < vectors ? want : vectors) - 1) /
+                     (want < vectors ? want : vectors) * 16;
+        J->blocks = (g->out_c + J->block_c - 1) / J->block_c;
+    }
+    size_t units = rows * J->blocks;
+    size_t per_unit = (size_t)g->out_w * J->block_c * g->f_h * g->f_w;
+    size_t grain = per_unit ? ((size_t)1 << 14) / per_unit + 1 : units;
+    nn_parallel_for(units, grain, dw_rows, J);
 }
 
 /* The input with each channel repeated multiplier times (element size es),

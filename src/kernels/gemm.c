@@ -379,7 +379,12 @@ void nn_sgemm_prepacked(size_t m, const float *a, size_t lda, const nn_sgemm_pac
     /* Row tasks of equal height (the tiles in a task are balanced too):
      * M = 49 in two tasks is 25 + 24 rows, not 48 + 1, whose one-row task
      * would stream its B panels for a single row. */
-    const size_t row_tasks = (m + mb - 1) / mb;
+    size_t row_tasks = (m + mb - 1) / mb;
+    /* A task count the threads share evenly: M = 784 in 9 equal tasks
+     * leaves one of 2 threads a whole task alone at the end (1.8x at best). */
+    const size_t threads = (size_t)nn_thread_count();
+    while ((row_tasks * col_tasks) % threads != 0 && row_tasks < m)
+        row_tasks++;
     J.grid = task_grid_of(m, col_tasks, (m + row_tasks - 1) / row_tasks);
     size_t tasks = J.grid.row_tasks * J.grid.col_tasks;
     /* A task costs about mb * 256 * k multiply-adds; small products stay serial. */

@@ -53,7 +53,7 @@ static struct {
     void *arg;
     size_t n;
     size_t unit;  /* items per lane unit: 1 unless n exceeds 32 bits */
-    size_t chunk; /* lane units taken at a time */
+    size_t chunk; /* fewest lane units taken at a time */
     int lanes;
     /* The current loop's generation (high 32 bits), TICKET_CLOSED, and the
      * count of workers that joined it. The caller waits for the workers
@@ -62,6 +62,10 @@ static struct {
      * a whole time slice, and the caller does its share meanwhile. */
     atomic_uint_fast64_t ticket;
     atomic_int finished; /* joined workers done with the current loop */
+    /* The caller sleeps on done (it polled SPIN_NS in vain): only then does
+     * the last worker take the lock to signal it, which otherwise costs
+     * every loop a lock the caller's next loop may find held. */
+    atomic_bool caller_asleep;
     lane lane[NN_MAX_WORKERS + 1];
 } pool = {
     .start_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -79,7 +83,10 @@ static void run_units(uint_fast64_t from, uint_fast64_t to)
 }
 
 /* Takes a chunk from the front of lane l (from_back: its back) and runs it;
- * false when the lane is empty. */
+ * false when the lane is empty. Chunks shrink with what is left of the
+ * lane, down to pool.chunk: few takes while the lane is long, and at its
+ * end pieces small enough that the two threads finish together (a fixed
+ * quarter of a thread's share left one waiting for up to that much). */
 static bool take_chunk(int l, bool from_back)
 {
     atomic_uint_fast64_t *span = &pool.lane[l].span;
@@ -88,7 +95,11 @@ static bool take_chunk(int l, bool from_back)
         uint_fast64_t begin = s & LANE_MASK, end = s >> LANE_END_SHIFT;
         if (begin >= end)
             return false;
-        uint_fast64_t c = end - begin < pool.chunk ? end - begin : pool.chunk;
+        uint_fast64_t left = end - begin, c = left / (2 * (uint_fast64_t)pool.lanes);
+        if (c < pool.chunk)
+            c = pool.chunk;
+        if (c > left)
+            c = left;
         uint_fast64_t next = from_back ? begin | (end - c) << LANE_END_SHIFT
                                        : (begin + c) | end << LANE_END_SHIFT;
         if (atomic_compare_exchange_weak(span, &s, next)) {
@@ -200,8 +211,11 @@ static void *worker_main(void *start)
         run_lanes(self);
         int done = atomic_fetch_add(&pool.finished, 1) + 1;
         uint_fast64_t t = atomic_load(&pool.ticket);
-        /* Closed: the caller may be asleep, waiting for the last of us. */
-        if ((t & TICKET_CLOSED) && done == (int)(t & TICKET_COUNT)) {
+        /* Closed, and the caller asleep waiting for the last of us. It sets
+         * caller_asleep before it reads finished, we read it after adding
+         * to finished: one of us sees the other's write. */
+        if ((t & TICKET_CLOSED) && done == (int)(t & TICKET_COUNT) &&
+            atomic_load(&pool.caller_asleep)) {
             pthread_mutex_lock(&pool.lock);
             pthread_cond_signal(&pool.done);
             pthread_mutex_unlock(&pool.lock);
@@ -262,6 +276,7 @@ static void pool_child_fork(void)
     atomic_store(&pool.sleepers, 0);
     atomic_store(&pool.ticket, TICKET_CLOSED);
     atomic_store(&pool.finished, 0);
+    atomic_store(&pool.caller_asleep, false);
     atomic_store(&pool.started, false);
     pthread_cond_init(&pool.wake, NULL);
     pthread_cond_init(&pool.done, NULL);
@@ -333,9 +348,10 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     /* Lane units fit the lanes' 32-bit bounds. */
     size_t unit = n / LANE_MASK + 1;
     size_t units = (n + unit - 1) / unit;
-    /* A few chunks per thread: the steals that even out uneven chunk costs
-     * (or a late worker) move less than a thread's share. */
-    size_t chunk = (n + (size_t)threads * 4 - 1) / ((size_t)threads * 4);
+    /* The smallest chunk (take_chunk): grain, but no less than a 64th of a
+     * thread's share, so that a loop of many tiny items costs a bounded
+     * number of takes. */
+    size_t chunk = (n + (size_t)threads * 64 - 1) / ((size_t)threads * 64);
     if (chunk < grain)
         chunk = grain;
     chunk = (chunk + unit - 1) / unit;
@@ -365,8 +381,10 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     int joined = (int)(atomic_fetch_or(&pool.ticket, TICKET_CLOSED) & TICKET_COUNT);
     if (spin_until(&pool.finished, joined) != joined) {
         pthread_mutex_lock(&pool.lock);
+        atomic_store(&pool.caller_asleep, true);
         while (atomic_load(&pool.finished) != joined)
             pthread_cond_wait(&pool.done, &pool.lock);
+        atomic_store(&pool.caller_asleep, false);
         pthread_mutex_unlock(&pool.lock);
     }
     pthread_mutex_unlock(&pool.job_lock);
