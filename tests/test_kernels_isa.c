@@ -483,6 +483,76 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
     printf("%s: %d int8 kernel cases\n", L->name, cases);
 }
 
+/* The multi-panel fused kernel against the portable one panel by panel,
+ * bit for bit: A in place (flipped or not) and strided, k from one word to
+ * a whole k block, a partial last panel, one rounding for every panel. */
+static void check_qgemm_panels(const level *L, const nn_gemm_isa *K)
+{
+    enum { PANELS = 3, KQ_MAX = 256, BSTRIDE = KQ_MAX * NN_GEMM_NR + NN_GEMM_NR };
+    enum { LDC = PANELS * NN_GEMM_NR + 5 };
+    static const size_t kqs[] = {1, 2, 4, 5, 9, 16, 17, 33, 64, 255, KQ_MAX};
+    if (!K->qpanels)
+        return;
+    _Alignas(64) static int8_t b[PANELS * BSTRIDE * 4];
+    static uint8_t abuf[NN_GEMM_MAX_MR * (8 * KQ_MAX + 12)];
+    int32_t col_term[PANELS][NN_GEMM_NR], mult[PANELS][NN_GEMM_NR], shift[PANELS][NN_GEMM_NR];
+    int32_t row_term[NN_GEMM_MAX_MR];
+    uint8_t cwant[NN_GEMM_MAX_MR * LDC], cgot[NN_GEMM_MAX_MR * LDC];
+    int bad = 0, cases = 0;
+    for (size_t ki = 0; ki < sizeof kqs / sizeof kqs[0]; ki++)
+        for (size_t rows = 1; rows <= K->q_mr; rows++)
+            for (size_t panels = 1; panels <= PANELS; panels++) {
+                const size_t kq = kqs[ki];
+                if (kq > 64 && rows % 5 != 1)
+                    continue; /* long k: a few heights suffice */
+                for (size_t i = 0; i < sizeof b; i++)
+                    b[i] = (int8_t)rnd();
+                for (size_t i = 0; i < sizeof abuf; i++)
+                    abuf[i] = (uint8_t)rnd();
+                bool strided = rnd() % 4 == 0;
+                size_t row = strided ? 8 * kq + 12 : 4 * kq + 4 * (rnd() % 3);
+                nn_q8_rows a = {abuf, row, strided ? 8 : 4, rnd() & 1 ? 0x80808080u : 0};
+                bool out_signed = rnd() & 1;
+                nn_rounding rounding = rnd() & 1 ? NN_ROUND_UP : NN_ROUND_AWAY;
+                int32_t out_zero = out_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+                int32_t lo = rnd() & 1 ? out_zero : (out_signed ? -128 : 0);
+                int32_t hi = rnd() % 3 == 0 ? rnd_range(lo, out_signed ? 127 : 255)
+                                            : (out_signed ? 127 : 255);
+                for (size_t i = 0; i < NN_GEMM_MAX_MR; i++)
+                    row_term[i] = rnd_range(-(1 << 22), 1 << 22);
+                bool rows_too = rnd() & 1;
+                nn_qgemm_epilogue e[PANELS];
+                for (size_t q = 0; q < panels; q++) {
+                    for (size_t j = 0; j < NN_GEMM_NR; j++) {
+                        col_term[q][j] = rnd() % 4 ? rnd_range(-(1 << 22), 1 << 22) : rnd_i32();
+                        mult[q][j] = rnd() % 6 ? rnd_range(1 << 30, INT32_MAX) : rnd_range(0, INT32_MAX);
+                        shift[q][j] = rnd() % 5 ? rnd_range(-22, -6)
+                                                : rnd_range(-NN_QGEMM_FUSED_MAX_RIGHT, 31);
+                    }
+                    size_t cols = q + 1 == panels && cases % 3 == 0 ? 1 + rnd() % NN_GEMM_NR
+                                                                     : NN_GEMM_NR;
+                    e[q] = (nn_qgemm_epilogue){
+                        .col_term = col_term[q], .mult = mult[q], .shift = shift[q],
+                        .rounding = rounding, .row_term = rows_too ? row_term : NULL,
+                        .cols = cols, .out_zero = out_zero, .lo = lo, .hi = hi,
+                        .out_signed = out_signed};
+                }
+                memset(cwant, 0x5A, sizeof cwant);
+                memset(cgot, 0x5A, sizeof cgot);
+                for (size_t q = 0; q < panels; q++)
+                    ref_qfused(rows, kq, &a, (const int32_t *)(const void *)(b + 4 * q * BSTRIDE),
+                               NULL, &e[q], cwant + q * NN_GEMM_NR, LDC);
+                K->qpanels(rows, kq, &a, (const int32_t *)(const void *)b, BSTRIDE, panels, e,
+                           cgot, LDC);
+                bad += memcmp(cwant, cgot, sizeof cgot) != 0;
+                cases++;
+            }
+    if (!CHECK(bad == 0))
+        fprintf(stderr, "    %s: multi-panel fused int8 kernel differs in %d of %d cases\n",
+                L->name, bad, cases);
+    printf("%s: %d multi-panel int8 kernel cases\n", L->name, cases);
+}
+
 #if defined(NN_KERNELS_AARCH64)
 /* The portable rows' arithmetic, written out (kernels/elementwise.c). */
 static float ew_ref(nn_ew_arith op, float x, float y)
@@ -699,6 +769,7 @@ int main(void)
         }
         check_depthwise_q8(L);
         check_qgemm(L, K);
+        check_qgemm_panels(L, K);
         printf("%s: checked\n", L->name);
     }
     check_depthwise_q8_runs();

@@ -117,24 +117,25 @@ void nn_sgemm_dot_c(size_t m, size_t j0, size_t j1, size_t k, const float *a, si
 
 static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C,     nn_sgemm_kernel_c, false,
                                    NN_QGEMM_MR_C,     false,             nn_qgemm_kernel_c,
-                                   nn_qgemm_fused_c, nn_sgemm_dot_c, NULL};
+                                   nn_qgemm_fused_c, nn_sgemm_dot_c, NULL, NULL};
 #if defined(NN_KERNELS_X86_64)
 static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2,     nn_sgemm_kernel_avx2, false,
                                       NN_QGEMM_MR_AVX2,     true,  nn_qgemm_kernel_avx2,
                                       nn_qgemm_fused_avx2, nn_sgemm_dot_c,
-                                      nn_sgemm_kernel_panels_avx2};
+                                      nn_sgemm_kernel_panels_avx2, NULL};
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, true,
                                         NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
                                         nn_qgemm_fused_avx512, nn_sgemm_dot_avx512,
-                                        nn_sgemm_kernel_panels_avx512};
+                                        nn_sgemm_kernel_panels_avx512,
+                                        nn_qgemm_fused_panels_avx512};
 #elif defined(NN_KERNELS_AARCH64)
 /* One float kernel for both levels; int8 by smlal on int16 B, or sdot. */
 static const nn_gemm_isa isa_neon = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false,
                                       NN_QGEMM_MR_NEON, true, nn_qgemm_kernel_neon,
-                                      nn_qgemm_fused_neon, nn_sgemm_dot_neon, NULL};
+                                      nn_qgemm_fused_neon, nn_sgemm_dot_neon, NULL, NULL};
 static const nn_gemm_isa isa_neondot = {NN_SGEMM_MR_NEON, nn_sgemm_kernel_neon, false,
                                          NN_QGEMM_MR_NEONDOT, false, nn_qgemm_kernel_neondot,
-                                         nn_qgemm_fused_neondot, nn_sgemm_dot_neon, NULL};
+                                         nn_qgemm_fused_neondot, nn_sgemm_dot_neon, NULL, NULL};
 #endif
 const nn_gemm_isa *nn_gemm_isa_of(nn_isa isa)
 {
@@ -689,8 +690,28 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                 qprepare(&e, prepared[pn - p0]);
             }
         }
-        for (size_t i0 = r0; i0 < r1; i0 += mr) {
-            size_t rows = r1 - i0 < mr ? r1 - i0 : mr;
+        /* One k block and every panel fused: the ISA's multi-panel kernel
+         * takes each row tile in one call. */
+        bool all_fused = J->isa->qpanels && single && k > 0 && !bp->wide;
+        for (size_t pn = p0; all_fused && pn < p1; pn++)
+            all_fused = panel_fused[pn - p0];
+        nn_qgemm_epilogue pe[NB_PANELS];
+        for (size_t pn = p0; all_fused && pn < p1; pn++) {
+            size_t j0 = pn * NR;
+            pe[pn - p0] = (nn_qgemm_epilogue){
+                .col_term = col_term[pn - p0], .mult = mult[pn - p0], .shift = shift[pn - p0],
+                .rounding = rq->rounding, .row_term = zb ? row_term : NULL,
+                .cols = n - j0 < NR ? n - j0 : NR, .out_zero = rq->out_zero, .lo = rq->lo,
+                .hi = rq->hi, .out_signed = rq->out_signed,
+                .prepared = qprepare ? prepared[pn - p0] : NULL};
+        }
+        /* Tiles of equal height, as in sgemm_task: M = 49 at 16 rows runs
+         * 13 + 3 x 12 rows rather than 3 x 16 + 1, whose one row is one
+         * dependency chain per panel. */
+        const size_t tiles = (r1 - r0 + mr - 1) / mr;
+        const size_t base = (r1 - r0) / tiles, extra = (r1 - r0) % tiles;
+        for (size_t tile = 0, i0 = r0; tile < tiles; i0 += base + (tile < extra), tile++) {
+            size_t rows = base + (tile < extra);
             for (size_t i = 0; zb != 0 && i < rows; i++)
                 rowsum[i] = 0;
             bool rows_fit = true;
@@ -713,6 +734,11 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                         row_term[i] = sat32(rterm[i]);
                         rows_fit = rows_fit && rterm[i] == row_term[i];
                     }
+                }
+                if (all_fused && rows_fit) {
+                    J->isa->qpanels(rows, kq, &arows, bp->data + p0 * bp->kq * NR, bp->kq * NR,
+                                    p1 - p0, pe, (uint8_t *)J->c + (i0 * J->ldc + p0 * NR), J->ldc);
+                    continue;
                 }
                 for (size_t pn = p0; pn < p1; pn++) {
                     size_t word = pn * bp->kq * NR + (k0 / 4) * NR;

@@ -70,6 +70,10 @@ void nn_sgemm_kernel_panels_avx512(size_t mr, size_t kc, const float *a, size_t 
     }
 }
 
+/* The row stride of the multi-panel kernel's copy of A: a k block (KQ in
+ * gemm.c) has at most this many bytes. */
+#define QROW 1088
+
 /* The broadcast word of row i, group g (see nn_q8_rows); FLIP: XOR it. */
 static inline __attribute__((always_inline)) __m512i a_word(const bool FLIP, const uint8_t *ag,
                                                              size_t row, size_t i, __m512i flip)
@@ -80,42 +84,45 @@ static inline __attribute__((always_inline)) __m512i a_word(const bool FLIP, con
     return FLIP ? _mm512_xor_si512(v, flip) : v;
 }
 
+/* PACKED: a is the multi-panel kernel's copy (row QROW, group 4, flip 0),
+ * whose constant steps make every broadcast address an immediate offset,
+ * where 16 row addresses of A in place spill the general registers. */
 static inline __attribute__((always_inline)) void
-qsums(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
-      __m512i acc[NN_QGEMM_MR_AVX512])
+qsums(const size_t MR, const bool FLIP, const bool PACKED, size_t kq, const nn_q8_rows *a,
+      const int32_t *b, __m512i acc[NN_QGEMM_MR_AVX512])
 {
     const __m512i flip = _mm512_set1_epi32((int)a->flip);
     const uint8_t *ag = a->base;
-    const size_t row = a->row;
-    for (size_t g = 0; g < kq; g++, ag += a->group) {
+    const size_t row = PACKED ? QROW : a->row, group = PACKED ? 4 : a->group;
+    for (size_t g = 0; g < kq; g++, ag += group) {
         __m512i bv = _mm512_load_si512(b + g * NN_GEMM_NR);
 #pragma GCC unroll 16
         for (size_t i = 0; i < MR; i++)
-            acc[i] = _mm512_dpbusd_epi32(acc[i], a_word(FLIP, ag, row, i, flip), bv);
+            acc[i] = _mm512_dpbusd_epi32(acc[i], a_word(FLIP && !PACKED, ag, row, i, flip), bv);
     }
 }
 
 /* qsums for a panel of at most 8 valid columns: ymm dot products, which
  * cost half a zmm one on CPUs that split 512-bit operations in two. */
 static inline __attribute__((always_inline)) void
-qsums_half(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const int32_t *b,
-           __m512i acc[NN_QGEMM_MR_AVX512])
+qsums_half(const size_t MR, const bool FLIP, const bool PACKED, size_t kq, const nn_q8_rows *a,
+           const int32_t *b, __m512i acc[NN_QGEMM_MR_AVX512])
 {
     const __m256i flip = _mm256_set1_epi32((int)a->flip);
     const uint8_t *ag = a->base;
-    const size_t row = a->row;
+    const size_t row = PACKED ? QROW : a->row, group = PACKED ? 4 : a->group;
     __m256i h[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         h[i] = _mm512_castsi512_si256(acc[i]);
-    for (size_t g = 0; g < kq; g++, ag += a->group) {
+    for (size_t g = 0; g < kq; g++, ag += group) {
         __m256i bv = _mm256_load_si256((const __m256i *)(const void *)(b + g * NN_GEMM_NR));
 #pragma GCC unroll 16
         for (size_t i = 0; i < MR; i++) {
             int32_t w;
             memcpy(&w, ag + i * row, 4);
             __m256i v = _mm256_set1_epi32(w);
-            h[i] = _mm256_dpbusd_epi32(h[i], FLIP ? _mm256_xor_si256(v, flip) : v, bv);
+            h[i] = _mm256_dpbusd_epi32(h[i], FLIP && !PACKED ? _mm256_xor_si256(v, flip) : v, bv);
         }
     }
 #pragma GCC unroll 16
@@ -131,7 +138,7 @@ qkern(const size_t MR, const bool FLIP, size_t kq, const nn_q8_rows *a, const in
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         acc[i] = init ? _mm512_setzero_si512() : _mm512_loadu_si512(acc_out + i * NN_GEMM_NR);
-    qsums(MR, FLIP, kq, a, b, acc);
+    qsums(MR, FLIP, false, kq, a, b, acc);
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         _mm512_storeu_si512(acc_out + i * NN_GEMM_NR, acc[i]);
@@ -189,12 +196,16 @@ void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared)
 }
 
 /* Requantizes MR rows of accumulators (shifted left already) and stores
- * their bytes: four rows at a time are narrowed together. */
+ * their bytes: four rows at a time are narrowed together. Row r of four is
+ * 128-bit lane r of the narrowed bytes, which a 64-byte store masked to
+ * that lane, 16r bytes before the row, puts in place without an extract
+ * (ldc >= 16 keeps that address within row 0 of the tile or after it). */
 static inline __attribute__((always_inline)) void
 store_rows(const size_t MR, const bool SIGNED, const nn_rq_avx512 *rq, const __m512i *acc,
            bool clamp, __m512i lo8, __m512i hi8, __mmask16 k, uint8_t *c, size_t ldc)
 {
-    const bool full = k == (__mmask16)0xffff;
+    const bool in_lanes = ldc >= NN_GEMM_NR;
+    const __mmask64 lane_mask[4] = {k, (__mmask64)k << 16, (__mmask64)k << 32, (__mmask64)k << 48};
 #pragma GCC unroll 4
     for (size_t i0 = 0; i0 < MR; i0 += 4) {
         __m512i v[4];
@@ -205,18 +216,17 @@ store_rows(const size_t MR, const bool SIGNED, const nn_rq_avx512 *rq, const __m
         if (clamp)
             bytes = SIGNED ? _mm512_min_epi8(_mm512_max_epi8(bytes, lo8), hi8)
                            : _mm512_min_epu8(_mm512_max_epu8(bytes, lo8), hi8);
-        __m128i row[4] = {_mm512_castsi512_si128(bytes), _mm512_extracti32x4_epi32(bytes, 1),
-                          _mm512_extracti32x4_epi32(bytes, 2), _mm512_extracti32x4_epi32(bytes, 3)};
-        if (full) {
+        if (in_lanes) {
 #pragma GCC unroll 4
             for (size_t r = 0; r < 4; r++)
                 if (i0 + r < MR)
-                    _mm_storeu_si128((__m128i *)(void *)(c + (i0 + r) * ldc), row[r]);
+                    _mm512_mask_storeu_epi8(c + (i0 + r) * ldc - NN_GEMM_NR * r, lane_mask[r], bytes);
         } else {
-#pragma GCC unroll 4
-            for (size_t r = 0; r < 4; r++)
-                if (i0 + r < MR)
-                    _mm_mask_storeu_epi8(c + (i0 + r) * ldc, k, row[r]);
+            /* Rows narrower than a panel (n < 16): the rare case, kept short. */
+            _Alignas(64) uint8_t four[4 * NN_GEMM_NR];
+            _mm512_store_si512(four, bytes);
+            for (size_t r = 0; r < 4 && i0 + r < MR; r++)
+                memcpy(c + (i0 + r) * ldc, four + NN_GEMM_NR * r, (size_t)__builtin_popcount(k));
         }
     }
 }
@@ -224,8 +234,9 @@ store_rows(const size_t MR, const bool SIGNED, const nn_rq_avx512 *rq, const __m
 /* qkern with the output stage applied to the registers: the accumulators
  * never go to memory. Rows are requantized and narrowed four at a time. */
 static inline __attribute__((always_inline)) void
-qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a,
-       const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc)
+qfused(const size_t MR, const bool FLIP, const bool PACKED, const nn_rounding ROUNDING, size_t kq,
+       const nn_q8_rows *a, const int32_t *b, const int32_t *acc_in, const nn_qgemm_epilogue *e,
+       uint8_t *c, size_t ldc)
 {
     const __mmask16 k = (__mmask16)((1u << e->cols) - 1u);
     fused_consts local;
@@ -236,15 +247,17 @@ qfused(const size_t MR, const bool FLIP, const nn_rounding ROUNDING, size_t kq, 
     nn_rq_avx512 rq = fc->rq;
     rq.away = ROUNDING == NN_ROUND_AWAY;
     const __m512i col = fc->col, lo8 = fc->lo8, hi8 = fc->hi8;
-    const bool left = fc->left, clamp = fc->clamp, out_signed = e->out_signed;
+    /* PACKED: the multi-panel kernel, which sends panels with left shifts
+     * elsewhere (the shift's register would spill the accumulators). */
+    const bool left = !PACKED && fc->left, clamp = fc->clamp, out_signed = e->out_signed;
     __m512i acc[NN_QGEMM_MR_AVX512];
 #pragma GCC unroll 16
     for (size_t i = 0; i < MR; i++)
         acc[i] = acc_in ? _mm512_add_epi32(col, _mm512_loadu_si512(acc_in + i * NN_GEMM_NR)) : col;
     if (e->cols <= 8)
-        qsums_half(MR, FLIP, kq, a, b, acc);
+        qsums_half(MR, FLIP, PACKED, kq, a, b, acc);
     else
-        qsums(MR, FLIP, kq, a, b, acc);
+        qsums(MR, FLIP, PACKED, kq, a, b, acc);
     /* Each runtime choice is taken once for the tile, outside the rows. */
     if (e->row_term) {
         int32_t rows[NN_QGEMM_MR_AVX512];
@@ -273,18 +286,98 @@ void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int3
     case n: \
         if (e->rounding == NN_ROUND_UP) { \
             if (a->flip) \
-                qfused(n, true, NN_ROUND_UP, kq, a, b, acc_in, e, c, ldc); \
+                qfused(n, true, false, NN_ROUND_UP, kq, a, b, acc_in, e, c, ldc); \
             else \
-                qfused(n, false, NN_ROUND_UP, kq, a, b, acc_in, e, c, ldc); \
+                qfused(n, false, false, NN_ROUND_UP, kq, a, b, acc_in, e, c, ldc); \
         } else if (a->flip) { \
-            qfused(n, true, NN_ROUND_AWAY, kq, a, b, acc_in, e, c, ldc); \
+            qfused(n, true, false, NN_ROUND_AWAY, kq, a, b, acc_in, e, c, ldc); \
         } else { \
-            qfused(n, false, NN_ROUND_AWAY, kq, a, b, acc_in, e, c, ldc); \
+            qfused(n, false, false, NN_ROUND_AWAY, kq, a, b, acc_in, e, c, ldc); \
         } \
         break;
         CASE(1) CASE(2) CASE(3) CASE(4) CASE(5) CASE(6)
         CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12)
         CASE(13) CASE(14) CASE(15) CASE(16)
+#undef CASE
+    default: break;
+    }
+}
+
+/* Copies the mr x 4kq bytes of A to dst (row stride QROW), flipped: one
+ * pass for all the panels instead of an XOR on every broadcast. */
+static void copy_a(size_t mr, size_t kq, const nn_q8_rows *a, uint8_t *dst)
+{
+    const __m512i flip = _mm512_set1_epi32((int)a->flip);
+    for (size_t i = 0; i < mr; i++) {
+        const uint8_t *src = a->base + i * a->row;
+        uint8_t *d = dst + i * QROW;
+        if (a->group == 4) {
+            for (size_t g = 0; g < kq; g += 16) {
+                __mmask16 m = kq - g >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (kq - g)) - 1u);
+                __m512i w = _mm512_maskz_loadu_epi32(m, src + 4 * g);
+                _mm512_mask_storeu_epi32(d + 4 * g, m, _mm512_xor_si512(w, flip));
+            }
+        } else {
+            for (size_t g = 0; g < kq; g++) {
+                uint32_t w;
+                memcpy(&w, src + g * a->group, 4);
+                w ^= a->flip;
+                memcpy(d + 4 * g, &w, 4);
+            }
+        }
+    }
+}
+
+/* Whether some column of e's panel shifts left (multipliers above 1). */
+static bool panel_left(const nn_qgemm_epilogue *e)
+{
+    if (e->prepared)
+        return ((const fused_consts *)e->prepared)->left;
+    for (size_t j = 0; j < e->cols; j++)
+        if (e->shift[j] > 0)
+            return true;
+    return false;
+}
+
+/* qfused for the panels q < panels of one row tile (B at b + q * b_stride,
+ * C at column q * NR, output stage e[q]), A from copy_a's copy: one call
+ * per row tile rather than one per panel, whose setup cost as much as the
+ * dot products of a panel at k <= 32. */
+static inline __attribute__((always_inline)) void
+qpanels(const size_t MR, const nn_rounding ROUNDING, size_t kq, const nn_q8_rows *a,
+        const int32_t *b, size_t b_stride, size_t panels, const nn_qgemm_epilogue *e, uint8_t *c,
+        size_t ldc)
+{
+    for (size_t q = 0; q < panels; q++) {
+        if (panel_left(&e[q]))
+            nn_qgemm_fused_avx512(MR, kq, a, b + q * b_stride, NULL, &e[q], c + q * NN_GEMM_NR, ldc);
+        else
+            qfused(MR, false, true, ROUNDING, kq, a, b + q * b_stride, NULL, &e[q],
+                   c + q * NN_GEMM_NR, ldc);
+    }
+}
+
+void nn_qgemm_fused_panels_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                                  size_t b_stride, size_t panels, const nn_qgemm_epilogue *e,
+                                  uint8_t *c, size_t ldc)
+{
+    /* Tiles of 9 to 16 rows (gemm.c's equal heights give those but for
+     * products of a few rows) and the GEMM operations' rounding: each
+     * instantiation of the unrolled kernel costs GCC's ASan build seconds. */
+    const bool inlined = mr > 8 && e->rounding == NN_ROUND_UP;
+    if (panels == 1 || kq > 256 || !inlined) {
+        /* One panel reads A once anyway. */
+        for (size_t q = 0; q < panels; q++)
+            nn_qgemm_fused_avx512(mr, kq, a, b + q * b_stride, NULL, &e[q], c + q * NN_GEMM_NR, ldc);
+        return;
+    }
+    _Alignas(64) uint8_t copy[NN_QGEMM_MR_AVX512 * QROW];
+    copy_a(mr, kq, a, copy);
+    const nn_q8_rows packed = {copy, QROW, 4, 0};
+    switch (mr) {
+#define CASE(n) \
+    case n: qpanels(n, NN_ROUND_UP, kq, &packed, b, b_stride, panels, e, c, ldc); break;
+        CASE(9) CASE(10) CASE(11) CASE(12) CASE(13) CASE(14) CASE(15) CASE(16)
 #undef CASE
     default: break;
     }

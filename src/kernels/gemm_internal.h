@@ -114,6 +114,13 @@ typedef void (*nn_sgemm_panels_fn)(size_t mr, size_t kc, const float *a, size_t 
                                    size_t ldc, const float *bias, unsigned flags, float lo,
                                    float hi);
 
+/* qfused, acc_in NULL, for panels q < panels of one row tile: B at
+ * b + q * b_stride, C at column q * NR, output stage e[q] (one row_term for
+ * all), kq <= KQ / 4 (one k block of gemm.c). Equals qfused panel by panel. */
+typedef void (*nn_qgemm_fused_panels_fn)(size_t mr, size_t kq, const nn_q8_rows *a,
+                                         const int32_t *b, size_t b_stride, size_t panels,
+                                         const nn_qgemm_epilogue *e, uint8_t *c, size_t ldc);
+
 /* One ISA's kernels (gemm.c picks the table of nn_isa_current()). A new
  * ISA supplies all of them: s_mr/q_mr rows per micro-tile (<= MAX_MR), the
  * float kernel, the int8 kernel for raw accumulators, the int8 kernel with
@@ -132,6 +139,8 @@ typedef struct nn_gemm_isa {
     nn_sgemm_dot_fn sdot;
     /* NULL, or skernel over consecutive panels (nn_sgemm_panels_fn). */
     nn_sgemm_panels_fn spanels;
+    /* NULL, or qfused over the panels of a row tile (nn_qgemm_fused_panels_fn). */
+    nn_qgemm_fused_panels_fn qpanels;
 } nn_gemm_isa;
 
 /* The kernels gemm.c runs at level isa (kernels/isa.h); NULL when this
@@ -174,6 +183,9 @@ void nn_qgemm_fused_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_
 void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                          const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
                          size_t ldc);
+void nn_qgemm_fused_panels_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                                  size_t b_stride, size_t panels, const nn_qgemm_epilogue *e,
+                                  uint8_t *c, size_t ldc);
 void nn_qgemm_prepare_avx2(const nn_qgemm_epilogue *e, void *prepared);
 void nn_qgemm_prepare_avx512(const nn_qgemm_epilogue *e, void *prepared);
 
