@@ -267,28 +267,22 @@ void nn_hash_final(nn_hasher *h, uint8_t out[NN_CACHE_HASH_BYTES])
     memcpy(out + 8, &hi, 8);
 }
 
-/* Fixed sizes, so that a field that fits the buffer is one store (and one
- * count: the block count is kept apart from the fill, so that no wide load
- * of the two waits on the narrow store of one). */
-static inline void hash_u32(nn_hasher *h, uint32_t v)
+/* A field of a fixed size (bytes is a constant once inlined), so that a
+ * field that fits the buffer is one store (and one count: the block count
+ * is kept apart from the fill, so that no wide load of the two waits on the
+ * narrow store of one). */
+static inline void hash_field(nn_hasher *h, const void *v, size_t bytes)
 {
-    if (h->fill + sizeof v < 64) {
-        memcpy(h->buf + h->fill, &v, sizeof v);
-        h->fill += sizeof v;
+    if (h->fill + bytes < 64) {
+        memcpy(h->buf + h->fill, v, bytes);
+        h->fill += bytes;
     } else {
-        nn_hash_update_on(h, &v, sizeof v, nn_isa_current());
+        nn_hash_update_on(h, v, bytes, nn_isa_current());
     }
 }
 
-static inline void hash_u64(nn_hasher *h, uint64_t v)
-{
-    if (h->fill + sizeof v < 64) {
-        memcpy(h->buf + h->fill, &v, sizeof v);
-        h->fill += sizeof v;
-    } else {
-        nn_hash_update_on(h, &v, sizeof v, nn_isa_current());
-    }
-}
+static inline void hash_u32(nn_hasher *h, uint32_t v) { hash_field(h, &v, sizeof v); }
+static inline void hash_u64(nn_hasher *h, uint64_t v) { hash_field(h, &v, sizeof v); }
 
 static void hash_bytes(const void *data, size_t bytes, uint64_t seed, uint8_t out[NN_CACHE_HASH_BYTES])
 {
