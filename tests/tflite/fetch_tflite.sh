@@ -53,6 +53,10 @@ if ! verify "$tmp/package/cc_deps/linux_amd64/$lib"; then
     echo "fetch_tflite: checksum mismatch for $lib" >&2
     exit 1
 fi
-mkdir -p "$dest" && cp "$tmp/package/cc_deps/linux_amd64/$lib" "$dest/$lib.part" &&
-    mv "$dest/$lib.part" "$dest/$lib" || exit 1
+# The tests that need the library may fetch it at the same time: each writer
+# copies to a name of its own and renames it into place (atomic; the copies
+# are identical), so no one reads or moves another's partial file.
+part="$dest/$lib.part.$$"
+mkdir -p "$dest" && cp "$tmp/package/cc_deps/linux_amd64/$lib" "$part" &&
+    mv -f "$part" "$dest/$lib" || { rm -f "$part"; exit 1; }
 echo "fetch_tflite: $dest/$lib" >&2
