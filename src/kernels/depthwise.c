@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "android/NeuralNetworks.h"
+#include "kernels/blob.h"
 #include "kernels/depthwise_internal.h"
 #include "kernels/isa.h"
 #include "kernels/quant.h"
@@ -145,12 +146,52 @@ void nn_dw_run_q8_c(const nn_dw_tile *t, const nn_dw_run *run, const uint8_t *in
 /* ---- weights ---- */
 
 struct nn_dw_q8_weights {
-    nn_dw_quant q;       /* bias, mult and shift point into this block */
+    nn_dw_quant q;       /* bias, mult and shift point into blob */
     int32_t *wf;         /* [tap][channel]: the filter minus its zero point */
     int32_t *packed;     /* 3x3 filters: wf packed (nn_dw_pack16), else NULL */
     int32_t *row_bias;   /* 3x3: [r_lo * 3 + r_hi - 1][channel], r_lo < r_hi: the bias
                           * minus in_zero * the sum of filter rows [r_lo, r_hi) */
+    /* wf, bias, mult, shift, then packed and row_bias: a compilation cache
+     * blob (kernels/blob.h), so that a cache hit maps them built. */
+    int32_t *blob;
+    bool owns_blob;
 };
+
+static void fill_q8_weights(nn_dw_q8_weights *w, size_t taps, size_t oc, const void *filter,
+                            const nn_dw_quant *q)
+{
+    int32_t *bias = w->wf + taps * oc, *mult = bias + oc, *shift = mult + oc;
+    if (q->filter_signed)
+        for (size_t i = 0; i < taps * oc; i++)
+            w->wf[i] = ((const int8_t *)filter)[i] - q->filter_zero;
+    else
+        for (size_t i = 0; i < taps * oc; i++)
+            w->wf[i] = ((const uint8_t *)filter)[i] - q->filter_zero;
+    for (size_t c = 0; c < oc; c++) {
+        bias[c] = q->bias ? q->bias[c] : 0;
+        mult[c] = q->mult[c];
+        shift[c] = q->shift[c];
+    }
+    if (!w->packed)
+        return;
+    for (size_t i = 0; i < taps * oc; i++)
+        w->packed[i] = nn_dw_pack16(w->wf[i]);
+    for (size_t c = 0; c < oc; c++) {
+        int64_t row[3];
+        for (size_t r = 0; r < 3; r++)
+            row[r] = (int64_t)w->wf[(r * 3) * oc + c] + w->wf[(r * 3 + 1) * oc + c] +
+                     w->wf[(r * 3 + 2) * oc + c];
+        for (size_t lo = 0; lo < 3; lo++) {
+            int64_t sum = 0;
+            for (size_t hi = lo + 1; hi <= 3; hi++) {
+                sum += row[hi - 1];
+                /* the kernels' wrapping 32-bit sums */
+                w->row_bias[(lo * 3 + hi - 1) * oc + c] =
+                    nn_wrapping_add_i32(bias[c], (int32_t)(uint32_t)(-(int64_t)q->in_zero * sum));
+            }
+        }
+    }
+}
 
 int nn_dw_q8_weights_build(const nn_dw_geom *g, const void *filter, const nn_dw_quant *q,
                            nn_dw_q8_weights **wp)
@@ -159,45 +200,36 @@ int nn_dw_q8_weights_build(const nn_dw_geom *g, const void *filter, const nn_dw_
     size_t taps = (size_t)g->f_h * g->f_w, oc = g->out_c;
     bool three = g->f_h == 3 && g->f_w == 3;
     size_t words = taps * oc + 3 * oc + (three ? taps * oc + 9 * oc : 0);
-    nn_dw_q8_weights *w = malloc(sizeof *w + words * sizeof(int32_t) + 1);
+    nn_dw_q8_weights *w = malloc(sizeof *w);
     if (!w)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
+    bool filled;
+    w->blob = nn_blob_acquire(words * sizeof(int32_t), &filled, &w->owns_blob);
+    if (!w->blob) {
+        free(w);
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
     w->q = *q;
-    w->wf = (int32_t *)(w + 1);
-    int32_t *bias = w->wf + taps * oc, *mult = bias + oc, *shift = mult + oc;
-    w->packed = three ? shift + oc : NULL;
+    w->wf = w->blob;
+    w->q.bias = w->wf + taps * oc;
+    w->q.mult = w->q.bias + oc;
+    w->q.shift = w->q.mult + oc;
+    w->packed = three ? w->wf + taps * oc + 3 * oc : NULL;
     w->row_bias = three ? w->packed + taps * oc : NULL;
-    for (size_t i = 0; i < taps * oc; i++)
-        w->wf[i] = (q->filter_signed ? ((const int8_t *)filter)[i] : ((const uint8_t *)filter)[i]) -
-                   q->filter_zero;
-    for (size_t c = 0; c < oc; c++) {
-        bias[c] = q->bias ? q->bias[c] : 0;
-        mult[c] = q->mult[c];
-        shift[c] = q->shift[c];
-    }
-    w->q.bias = bias;
-    w->q.mult = mult;
-    w->q.shift = shift;
-    if (three) {
-        for (size_t i = 0; i < taps * oc; i++)
-            w->packed[i] = nn_dw_pack16(w->wf[i]);
-        for (size_t lo = 0; lo < 3; lo++)
-            for (size_t hi = lo + 1; hi <= 3; hi++)
-                for (size_t c = 0; c < oc; c++) {
-                    int64_t sum = 0;
-                    for (size_t r = lo; r < hi; r++)
-                        for (size_t j = 0; j < 3; j++)
-                            sum += w->wf[(r * 3 + j) * oc + c];
-                    /* the kernels' wrapping 32-bit sums */
-                    w->row_bias[(lo * 3 + hi - 1) * oc + c] =
-                        nn_wrapping_add_i32(bias[c], (int32_t)(uint32_t)(-(int64_t)q->in_zero * sum));
-                }
-    }
+    if (!filled)
+        fill_q8_weights(w, taps, oc, filter, q);
     *wp = w;
     return ANEURALNETWORKS_NO_ERROR;
 }
 
-void nn_dw_q8_weights_free(nn_dw_q8_weights *w) { free(w); }
+void nn_dw_q8_weights_free(nn_dw_q8_weights *w)
+{
+    if (w) {
+        if (w->owns_blob)
+            free(w->blob);
+        free(w);
+    }
+}
 
 /* ---- rows ---- */
 
