@@ -27,18 +27,7 @@
 #include "kernels/depthwise.h"
 #include "kernels/gemm.h"
 #include "util/threadpool.h"
-
-static int passed, failed;
-
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        if (cond) {                                                                    \
-            passed++;                                                                  \
-        } else {                                                                       \
-            failed++;                                                                  \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-        }                                                                              \
-    } while (0)
+#include "test_util.h"
 
 typedef struct {
     size_t n;
@@ -350,6 +339,6 @@ int main(void)
     test_concurrent();
     test_wake();
     test_split_results();
-    printf("test_threadpool (%d threads): %d passed, %d failed\n", threads, passed, failed);
-    return failed != 0;
+    printf("test_threadpool (%d threads): ", threads);
+    return nt_summary();
 }
