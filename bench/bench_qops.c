@@ -37,14 +37,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-typedef struct version {
-    const char *name;
-    void (*lookup)(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
-    void (*pool_max)(const nn_q8_window *w, uint8_t *out);
-    void (*pool_avg)(const nn_q8_window *w, uint8_t *out);
-    void (*bilinear)(const nn_q8_bilinear *b, uint8_t *out);
-    void (*accumulate)(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
-} version;
+typedef nn_q8_kernels version;
 
 typedef struct pool_shape {
     const char *name;
@@ -254,19 +247,15 @@ int main(int argc, char **argv)
         in[i] = (uint8_t)(i * 2654435761u >> 13);
     for (int i = 0; i < 256; i++)
         table[i] = (uint8_t)(255 - i);
-    version c = {"c", nn_q8_lookup_c, nn_q8_pool_max_c, nn_q8_pool_avg_c, nn_q8_resize_bilinear_c,
-                 nn_q8_accumulate_c};
+    version c = *nn_q8_kernels_for(NN_ISA_C);
     version vec[2];
     int nvec = 0;
 #if defined(NN_KERNELS_X86_64)
     unsigned f = nn_cpu_features();
     if (f & NN_CPU_AVX2)
-        vec[nvec++] = (version){"avx2", nn_q8_lookup_avx2, nn_q8_pool_max_avx2, nn_q8_pool_avg_avx2,
-                                nn_q8_resize_bilinear_avx2, nn_q8_accumulate_avx2};
+        vec[nvec++] = *nn_q8_kernels_for(NN_ISA_AVX2);
     if (f & NN_CPU_AVX512)
-        vec[nvec++] = (version){"avx512", nn_q8_lookup_avx512, nn_q8_pool_max_avx512,
-                                nn_q8_pool_avg_avx512, nn_q8_resize_bilinear_avx512,
-                                nn_q8_accumulate_avx512};
+        vec[nvec++] = *nn_q8_kernels_for(NN_ISA_AVX512);
 #endif
     static const pool_shape shapes[] = {
         {"lookup 112x112x96", 0, 0, 0, 0, 0, 0},

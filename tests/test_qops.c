@@ -45,18 +45,7 @@ static nn_rng rng;
 
 static uint32_t rnd(uint32_t n) { return n ? nn_rng_u32(&rng) % n : 0; }
 
-typedef struct variant {
-    const char *name;
-    void (*lookup)(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
-    void (*pool_max)(const nn_q8_window *w, uint8_t *out);
-    void (*pool_avg)(const nn_q8_window *w, uint8_t *out);
-    void (*bilinear)(const nn_q8_bilinear *b, uint8_t *out);
-    void (*accumulate)(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
-    int64_t (*sum)(const uint8_t *in, bool is_signed, size_t n);
-    int32_t (*max)(const uint8_t *in, bool is_signed, size_t n);
-    void (*softmax_out)(const float *e, float inv, const uint8_t *in, bool is_signed,
-                        int32_t out_zero, uint8_t *out, size_t n);
-} variant;
+typedef nn_q8_kernels variant;
 
 /* The dispatched kernels first, then each version this CPU runs. */
 static size_t variants(variant *v)
@@ -65,20 +54,13 @@ static size_t variants(variant *v)
     v[n++] = (variant){"dispatched", nn_q8_lookup, nn_q8_pool_max, nn_q8_pool_avg,
                        nn_q8_resize_bilinear, nn_q8_accumulate, nn_q8_sum, nn_q8_max,
                        nn_q8_softmax_out};
-    v[n++] = (variant){"c", nn_q8_lookup_c, nn_q8_pool_max_c, nn_q8_pool_avg_c,
-                       nn_q8_resize_bilinear_c, nn_q8_accumulate_c, nn_q8_sum_c, nn_q8_max_c,
-                       nn_q8_softmax_out_c};
+    v[n++] = *nn_q8_kernels_for(NN_ISA_C);
 #if defined(NN_KERNELS_X86_64)
     unsigned f = nn_cpu_features();
     if (f & NN_CPU_AVX2)
-        v[n++] = (variant){"avx2", nn_q8_lookup_avx2, nn_q8_pool_max_avx2, nn_q8_pool_avg_avx2,
-                           nn_q8_resize_bilinear_avx2, nn_q8_accumulate_avx2, nn_q8_sum_avx2,
-                           nn_q8_max_avx2, nn_q8_softmax_out_avx2};
+        v[n++] = *nn_q8_kernels_for(NN_ISA_AVX2);
     if (f & NN_CPU_AVX512)
-        v[n++] = (variant){"avx512", nn_q8_lookup_avx512, nn_q8_pool_max_avx512,
-                           nn_q8_pool_avg_avx512, nn_q8_resize_bilinear_avx512,
-                           nn_q8_accumulate_avx512, nn_q8_sum_avx512, nn_q8_max_avx512,
-                           nn_q8_softmax_out_avx512};
+        v[n++] = *nn_q8_kernels_for(NN_ISA_AVX512);
 #endif
     return n;
 }

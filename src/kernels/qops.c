@@ -105,35 +105,41 @@ void nn_q8_softmax_out_c(const float *e, float inv, const uint8_t *in, bool is_s
     }
 }
 
-typedef struct qops_isa {
-    void (*lookup)(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
-    void (*pool_max)(const nn_q8_window *w, uint8_t *out);
-    void (*pool_avg)(const nn_q8_window *w, uint8_t *out);
-    void (*bilinear)(const nn_q8_bilinear *b, uint8_t *out);
-    void (*accumulate)(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
-    int64_t (*sum)(const uint8_t *in, bool is_signed, size_t n);
-    int32_t (*max)(const uint8_t *in, bool is_signed, size_t n);
-    void (*softmax_out)(const float *e, float inv, const uint8_t *in, bool is_signed,
-                        int32_t out_zero, uint8_t *out, size_t n);
-} qops_isa;
-
-static const qops_isa isa_c = {nn_q8_lookup_c,          nn_q8_pool_max_c,    nn_q8_pool_avg_c,
-                               nn_q8_resize_bilinear_c, nn_q8_accumulate_c, nn_q8_sum_c,
-                               nn_q8_max_c,             nn_q8_softmax_out_c};
+static const nn_q8_kernels isa_c = {"c",
+                                    nn_q8_lookup_c,
+                                    nn_q8_pool_max_c,
+                                    nn_q8_pool_avg_c,
+                                    nn_q8_resize_bilinear_c,
+                                    nn_q8_accumulate_c,
+                                    nn_q8_sum_c,
+                                    nn_q8_max_c,
+                                    nn_q8_softmax_out_c};
 #if defined(NN_KERNELS_X86_64)
-static const qops_isa isa_avx2 = {nn_q8_lookup_avx2,          nn_q8_pool_max_avx2,
-                                  nn_q8_pool_avg_avx2,        nn_q8_resize_bilinear_avx2,
-                                  nn_q8_accumulate_avx2,      nn_q8_sum_avx2,
-                                  nn_q8_max_avx2,             nn_q8_softmax_out_avx2};
-static const qops_isa isa_avx512 = {nn_q8_lookup_avx512,          nn_q8_pool_max_avx512,
-                                    nn_q8_pool_avg_avx512,        nn_q8_resize_bilinear_avx512,
-                                    nn_q8_accumulate_avx512,      nn_q8_sum_avx512,
-                                    nn_q8_max_avx512,             nn_q8_softmax_out_avx512};
+static const nn_q8_kernels isa_avx2 = {"avx2",
+                                       nn_q8_lookup_avx2,
+                                       nn_q8_pool_max_avx2,
+                                       nn_q8_pool_avg_avx2,
+                                       nn_q8_resize_bilinear_avx2,
+                                       nn_q8_accumulate_avx2,
+                                       nn_q8_sum_avx2,
+                                       nn_q8_max_avx2,
+                                       nn_q8_softmax_out_avx2};
+static const nn_q8_kernels isa_avx512 = {"avx512",
+                                         nn_q8_lookup_avx512,
+                                         nn_q8_pool_max_avx512,
+                                         nn_q8_pool_avg_avx512,
+                                         nn_q8_resize_bilinear_avx512,
+                                         nn_q8_accumulate_avx512,
+                                         nn_q8_sum_avx512,
+                                         nn_q8_max_avx512,
+                                         nn_q8_softmax_out_avx512};
 #endif
 
-static const qops_isa *qops_isa_get(void)
+const nn_q8_kernels *nn_q8_kernels_for(nn_isa isa)
 {
-    switch (nn_isa_current()) {
+    switch (isa) {
+    case NN_ISA_C:
+        return &isa_c;
 #if defined(NN_KERNELS_X86_64)
     case NN_ISA_AVX512:
         return &isa_avx512;
@@ -141,8 +147,14 @@ static const qops_isa *qops_isa_get(void)
         return &isa_avx2;
 #endif
     default:
-        return &isa_c;
+        return NULL;
     }
+}
+
+static const nn_q8_kernels *qops_isa_get(void)
+{
+    const nn_q8_kernels *k = nn_q8_kernels_for(nn_isa_current());
+    return k ? k : &isa_c;
 }
 
 void nn_q8_lookup(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n)

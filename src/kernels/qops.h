@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/isa.h"
+
 /* out[i] = table[in[i]] for i < n; in and out may be the same array. */
 void nn_q8_lookup(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
 
@@ -100,5 +102,25 @@ void nn_q8_pool_avg_avx2(const nn_q8_window *w, uint8_t *out);
 void nn_q8_lookup_avx512(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
 void nn_q8_pool_max_avx512(const nn_q8_window *w, uint8_t *out);
 void nn_q8_pool_avg_avx512(const nn_q8_window *w, uint8_t *out);
+
+/* One ISA's versions of the kernels above: the table the dispatched
+ * functions call for the current ISA, which the tests and bench_qops also
+ * run version by version. */
+typedef struct nn_q8_kernels {
+    const char *name;
+    void (*lookup)(const uint8_t table[256], const uint8_t *in, uint8_t *out, size_t n);
+    void (*pool_max)(const nn_q8_window *w, uint8_t *out);
+    void (*pool_avg)(const nn_q8_window *w, uint8_t *out);
+    void (*bilinear)(const nn_q8_bilinear *b, uint8_t *out);
+    void (*accumulate)(const uint8_t *in, bool is_signed, int32_t *acc, size_t n);
+    int64_t (*sum)(const uint8_t *in, bool is_signed, size_t n);
+    int32_t (*max)(const uint8_t *in, bool is_signed, size_t n);
+    void (*softmax_out)(const float *e, float inv, const uint8_t *in, bool is_signed,
+                        int32_t out_zero, uint8_t *out, size_t n);
+} nn_q8_kernels;
+
+/* isa's versions (whether or not this CPU runs them), or NULL for an ISA
+ * with none of its own (the portable ones serve it). */
+const nn_q8_kernels *nn_q8_kernels_for(nn_isa isa);
 
 #endif
