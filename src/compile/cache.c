@@ -1033,8 +1033,9 @@ void *nn_blob_acquire(size_t bytes, bool *filled, bool *owned)
                 return (void *)(s->map + b->offset);
             }
         }
-        /* Only a forged entry (its hashes check out) can get here: the
-         * packing is made again rather than trusted. */
+        /* An entry for another model (its hash is checked while the plan
+         * is built) or a forged one can get here: the packing is made
+         * again rather than trusted. */
         s->mismatches++;
         return aligned_bytes(bytes);
     }
@@ -1329,101 +1330,153 @@ static void drop_entry(mapped_entry **kept, const uint8_t **map, size_t bytes)
     *map = NULL;
 }
 
-/* Finds the entry for c, kept mapped (*kept) or mapped anew, if there is one
- * whose header fits (*map, *bytes, *hd), and hashes the model, with the
- * payload of an entry mapped anew, in one parallel loop. Returns
- * OUT_OF_MEMORY or NO_ERROR; *map is NULL unless the entry is usable. */
-static int find_entry(const ANeuralNetworksCompilation *c, const char *path, cache_header *want,
-                      mapped_entry **kept, const uint8_t **map, size_t *bytes, cache_header *hd)
+/* The entry at path, kept mapped (*kept) or mapped anew, when its header
+ * fits (*map, *bytes, *hd); *map is NULL when there is none that may be
+ * usable. Its model and payload hashes are still to be checked. */
+static void find_entry(const char *path, const cache_header *want, mapped_entry **kept,
+                       const uint8_t **map, size_t *bytes, file_identity *id, cache_header *hd)
 {
     const char *why = NULL;
-    file_identity id = {0};
     struct stat st;
     *kept = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? mapped_find(path, &st) : NULL;
     if (*kept) {
         *map = (*kept)->map;
         *bytes = (*kept)->bytes;
     } else {
-        *map = map_entry(path, bytes, &id, &why);
+        *map = map_entry(path, bytes, id, &why);
     }
     if (*map != NULL && (why = check_header(*map, *bytes, want, hd)) != NULL)
         drop_entry(kept, map, *bytes);
-    bool check_payload = *map != NULL && *kept == NULL;
-    piece_list pieces = {0};
-    model_hash_job job;
-    int rc = model_begin(&job, c, &pieces);
-    size_t payload_first = pieces.n;
-    const cache_blob *table = *map ? (const cache_blob *)(*map + HEADER_SPAN) : NULL;
-    if (rc == ANEURALNETWORKS_NO_ERROR && check_payload)
-        rc = payload_begin(table, hd->n_blobs, *map, NULL, &pieces);
-    if (rc == ANEURALNETWORKS_NO_ERROR) {
-        pieces_hash(&pieces);
-        model_end(&job, &pieces, want->model_hash);
-        if (*map && memcmp(hd->model_hash, want->model_hash, sizeof hd->model_hash) != 0) {
-            why = "another model";
-        } else if (check_payload) {
-            uint8_t sum[NN_CACHE_HASH_BYTES];
-            payload_end(table, hd->n_blobs, *map, NULL, &pieces, payload_first, sum);
-            if (memcmp(sum, hd->payload_hash, sizeof sum) != 0)
-                why = "corrupt payload";
-        }
-    }
-    free(pieces.items);
-    if (*map && (why != NULL || rc != ANEURALNETWORKS_NO_ERROR))
-        drop_entry(kept, map, *bytes);
-    else if (*map && *kept == NULL)
-        *kept = mapped_add(path, &id, *map, *bytes, hd);
     if (why != NULL)
         nn_vlog("compilation cache: ignoring %s: %s", path, why);
-    return rc;
 }
 
+/* A plan build with the blobs of s (nn_plan_build's result in rc). */
+typedef struct plan_job {
+    const ANeuralNetworksModel *model;
+    nn_cache *store;
+    nn_plan *plan;
+    int rc;
+} plan_job;
+
+static void build_with_store(void *arg)
+{
+    plan_job *j = arg;
+    building = j->store;
+    j->rc = nn_plan_build(j->model, &j->plan);
+    building = NULL;
+}
+
+/* Makes s a miss that records its blobs, forgetting a hit's entry. */
+static void make_recording(nn_cache *s)
+{
+    s->kept = NULL;
+    s->map = NULL;
+    s->map_bytes = 0;
+    s->table = NULL;
+    s->n_table = s->cursor = s->mismatches = 0;
+    s->recording = true;
+}
+
+/*
+ * With an entry whose header fits, the plan is built with its blobs on this
+ * thread while the workers hash the model's constants (and the payload of an
+ * entry mapped anew): a hit costs about half of the two. Blobs are only
+ * pointed to while a plan is built, never read, so an entry that turns out
+ * to be for another model, or corrupt, costs only the plan built in vain,
+ * which is freed before the entry is let go; the plan is then built anew
+ * with recorded blobs and the entry rewritten. Without an entry the hash
+ * comes first, so that packing has the workers.
+ */
 int nn_cache_build_plan(const ANeuralNetworksCompilation *c, nn_plan **plan, nn_cache **cache)
 {
     *cache = NULL;
+    *plan = NULL;
+    /* Sleeping workers wake while the entry is looked up and the model
+     * walked, not when the hash loop asks for them. */
+    nn_pool_wake();
     char *path = nn_cache_entry_path(c->cache_dir, c->cache_token);
-    if (path == NULL)
+    nn_cache *s = path ? calloc(1, sizeof *s) : NULL;
+    if (s == NULL) {
+        free(path);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
+    atomic_init(&s->refs, 1);
     static const uint8_t unknown_yet[NN_CACHE_HASH_BYTES];
     cache_header want = {0}, hd = {0};
     header_identity(&want, c->cache_token, unknown_yet);
     const uint8_t *map;
     mapped_entry *kept;
     size_t bytes = 0;
-    int rc = find_entry(c, path, &want, &kept, &map, &bytes, &hd);
-    nn_cache *s = rc == ANEURALNETWORKS_NO_ERROR ? calloc(1, sizeof *s) : NULL;
-    if (s == NULL) {
-        drop_entry(&kept, &map, bytes);
-        free(path);
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
-    }
-    atomic_init(&s->refs, 1);
-    bool hit = map != NULL;
-    if (hit) {
-        s->kept = kept;
+    file_identity id = {0};
+    find_entry(path, &want, &kept, &map, &bytes, &id, &hd);
+    bool check_payload = map != NULL && kept == NULL;
+    piece_list pieces = {0};
+    model_hash_job job;
+    int rc = model_begin(&job, c, &pieces);
+    size_t payload_first = pieces.n;
+    const cache_blob *table = map ? (const cache_blob *)(map + HEADER_SPAN) : NULL;
+    if (rc == ANEURALNETWORKS_NO_ERROR && check_payload)
+        rc = payload_begin(table, hd.n_blobs, map, NULL, &pieces);
+    plan_job build = {.model = c->model, .store = s};
+    const char *why = NULL;
+    if (rc == ANEURALNETWORKS_NO_ERROR && map != NULL) {
         s->map = map;
         s->map_bytes = bytes;
-        s->table = (const cache_blob *)(map + HEADER_SPAN);
+        s->table = table;
         s->n_table = hd.n_blobs;
-    } else {
-        s->recording = true;
+        nn_parallel_for_beside(pieces.n, 2, hash_piece_range, pieces.items, build_with_store,
+                               &build);
+        model_end(&job, &pieces, want.model_hash);
+        if (memcmp(hd.model_hash, want.model_hash, sizeof hd.model_hash) != 0) {
+            why = "another model";
+        } else if (check_payload) {
+            uint8_t sum[NN_CACHE_HASH_BYTES];
+            payload_end(table, hd.n_blobs, map, NULL, &pieces, payload_first, sum);
+            if (memcmp(sum, hd.payload_hash, sizeof sum) != 0)
+                why = "corrupt payload";
+        }
+        if (why != NULL) {
+            nn_vlog("compilation cache: ignoring %s: %s", path, why);
+            nn_plan_free(build.plan);
+            build.plan = NULL;
+            make_recording(s);
+            drop_entry(&kept, &map, bytes);
+        }
+    } else if (rc == ANEURALNETWORKS_NO_ERROR) {
+        pieces_hash(&pieces);
+        model_end(&job, &pieces, want.model_hash);
     }
-    building = s;
-    rc = nn_plan_build(c->model, plan);
-    building = NULL;
+    free(pieces.items);
+    if (rc == ANEURALNETWORKS_NO_ERROR && map == NULL) {
+        s->recording = true;
+        build_with_store(&build);
+        rc = build.rc;
+    } else if (rc == ANEURALNETWORKS_NO_ERROR) {
+        rc = build.rc;
+        if (rc == ANEURALNETWORKS_NO_ERROR && kept == NULL)
+            kept = mapped_add(path, &id, map, bytes, &hd);
+        s->kept = kept;
+    }
     if (rc != ANEURALNETWORKS_NO_ERROR) {
+        nn_plan_free(build.plan);
+        if (map != NULL) {
+            make_recording(s);
+            drop_entry(&kept, &map, bytes);
+        }
         nn_cache_release(s);
         free(path);
         return rc;
     }
-    if (hit && (s->mismatches || s->cursor != s->n_table))
+    if (map && (s->mismatches || s->cursor != s->n_table))
         nn_vlog("compilation cache: %s did not fit the plan (%u of %u blobs used, %u repacked)",
                 path, s->cursor, s->n_table, s->mismatches);
-    else if (hit)
+    else if (map)
         nn_vlog("compilation cache: loaded %s (%u blobs)", path, s->n_table);
-    if (!hit)
+    if (!map)
         save_entry(c->cache_dir, path, s, &want);
     free(path);
+    *plan = build.plan;
     *cache = s;
     return ANEURALNETWORKS_NO_ERROR;
 }
