@@ -376,10 +376,10 @@ typedef struct model_walk {
     bool uses_memory;
 } model_walk;
 
-/* Everything of an operand that can change what is computed or how. A
- * referenced model is named by its position in the order of first use,
- * and hashed itself once. */
-static int hash_operand(model_walk *w, const nn_operand *o)
+/* Everything of an operand that can change what is computed or how, but the
+ * values of its large constants (pieces). A referenced model is named by
+ * its position in the order of first use, and hashed itself once. */
+static void hash_operand(model_walk *w, const nn_operand *o)
 {
     nn_hasher *h = &w->meta;
     hash_u32(h, (uint32_t)o->type);
@@ -400,33 +400,15 @@ static int hash_operand(model_walk *w, const nn_operand *o)
     }
     if (o->lifetime == NN_LIFETIME_CONSTANT) {
         size_t bytes = o->value ? o->length : 0;
-        w->uses_memory |= o->memory != NULL;
         hash_u64(h, bytes);
         if (!is_pieced(bytes))
             nn_hash_update(h, o->value, bytes);
-        else if (pieces_add(w->pieces, o->value, bytes) != ANEURALNETWORKS_NO_ERROR)
-            return ANEURALNETWORKS_OUT_OF_MEMORY;
     } else if (o->lifetime == NN_LIFETIME_SUBGRAPH) {
-        model_set *set = &w->set;
-        int k = model_set_index(set, o->subgraph);
-        if (k < 0) {
-            if (set->n == set->cap) {
-                uint32_t cap = set->cap ? set->cap * 2 : 8;
-                const ANeuralNetworksModel **items = realloc(set->items, cap * sizeof *items);
-                if (items == NULL)
-                    return ANEURALNETWORKS_OUT_OF_MEMORY;
-                set->items = items;
-                set->cap = cap;
-            }
-            k = (int)set->n;
-            set->items[set->n++] = o->subgraph;
-        }
-        hash_u32(h, (uint32_t)k);
+        hash_u32(h, (uint32_t)model_set_index(&w->set, o->subgraph));
     }
-    return ANEURALNETWORKS_NO_ERROR;
 }
 
-static int hash_model(model_walk *w, const ANeuralNetworksModel *m)
+static void hash_model(model_walk *w, const ANeuralNetworksModel *m)
 {
     /* The small constants and the dimensions are scattered over the heap,
      * and out of the caches after the computations that ran since the model
@@ -440,11 +422,8 @@ static int hash_model(model_walk *w, const ANeuralNetworksModel *m)
     }
     nn_hasher *h = &w->meta;
     hash_u32(h, m->n_operands);
-    for (uint32_t i = 0; i < m->n_operands; i++) {
-        int rc = hash_operand(w, &m->operands[i]);
-        if (rc != ANEURALNETWORKS_NO_ERROR)
-            return rc;
-    }
+    for (uint32_t i = 0; i < m->n_operands; i++)
+        hash_operand(w, &m->operands[i]);
     hash_u32(h, m->n_operations);
     for (uint32_t i = 0; i < m->n_operations; i++) {
         const nn_operation *op = &m->operations[i];
@@ -459,11 +438,44 @@ static int hash_model(model_walk *w, const ANeuralNetworksModel *m)
     hash_u32(h, m->n_outputs);
     nn_hash_update(h, m->outputs, m->n_outputs * sizeof *m->outputs);
     hash_u32(h, m->relaxed);
+}
+
+/* The models' large constants, in the order hash_model comes to them, and
+ * the referenced models in the order of first use (the set grows while it
+ * is walked). OUT_OF_MEMORY or NO_ERROR. */
+static int collect_constants(model_walk *w)
+{
+    model_set *set = &w->set;
+    for (uint32_t k = 0; k < set->n; k++) {
+        const ANeuralNetworksModel *m = set->items[k];
+        for (uint32_t i = 0; i < m->n_operands; i++) {
+            const nn_operand *o = &m->operands[i];
+            if (o->lifetime == NN_LIFETIME_CONSTANT) {
+                w->uses_memory |= o->memory != NULL;
+                size_t bytes = o->value ? o->length : 0;
+                if (is_pieced(bytes) &&
+                    pieces_add(w->pieces, o->value, bytes) != ANEURALNETWORKS_NO_ERROR)
+                    return ANEURALNETWORKS_OUT_OF_MEMORY;
+            } else if (o->lifetime == NN_LIFETIME_SUBGRAPH &&
+                       model_set_index(set, o->subgraph) < 0) {
+                if (set->n == set->cap) {
+                    uint32_t cap = set->cap * 2;
+                    const ANeuralNetworksModel **items = realloc(set->items, cap * sizeof *items);
+                    if (items == NULL)
+                        return ANEURALNETWORKS_OUT_OF_MEMORY;
+                    set->items = items;
+                    set->cap = cap;
+                }
+                set->items[set->n++] = o->subgraph;
+            }
+        }
+    }
     return ANEURALNETWORKS_NO_ERROR;
 }
 
-/* The models' part of the hash, in two steps around the hashing of the
- * pieces: model_begin walks (and adds the large constants to pieces),
+/* The models' part of the hash, in three steps around the hashing of the
+ * pieces: model_begin lists the large constants as pieces, model_meta
+ * hashes everything else (it may run while the pieces are hashed),
  * model_end takes their digests. */
 typedef struct model_hash_job {
     const ANeuralNetworksCompilation *c;
@@ -478,6 +490,13 @@ typedef struct model_hash_job {
 #define MEMO_WRITING 1
 #define MEMO_READY 2
 
+static void model_job_free(model_hash_job *j)
+{
+    free(j->walk.set.items);
+    j->walk.set.items = NULL;
+}
+
+/* OUT_OF_MEMORY or NO_ERROR; model_job_free frees what it made either way. */
 static int model_begin(model_hash_job *j, const ANeuralNetworksCompilation *c, piece_list *pieces)
 {
     memset(j, 0, sizeof *j);
@@ -489,7 +508,6 @@ static int model_begin(model_hash_job *j, const ANeuralNetworksCompilation *c, p
         return ANEURALNETWORKS_NO_ERROR;
     }
     model_walk *w = &j->walk;
-    nn_hash_init(&w->meta, SEED_MODEL);
     w->pieces = pieces;
     j->first_piece = pieces->n;
     w->set.items = malloc(8 * sizeof *w->set.items);
@@ -497,15 +515,19 @@ static int model_begin(model_hash_job *j, const ANeuralNetworksCompilation *c, p
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     w->set.cap = 8;
     w->set.items[w->set.n++] = m;
-    int rc = ANEURALNETWORKS_NO_ERROR;
-    /* The set grows while it is walked: every model is hashed once, in the
-     * order of first reference. */
-    for (uint32_t k = 0; k < w->set.n && rc == ANEURALNETWORKS_NO_ERROR; k++)
-        rc = hash_model(w, w->set.items[k]);
-    free(w->set.items);
-    w->set.items = NULL;
+    int rc = collect_constants(w);
     j->n_pieces = pieces->n - j->first_piece;
     return rc;
+}
+
+static void model_meta(model_hash_job *j)
+{
+    if (j->remembered)
+        return;
+    model_walk *w = &j->walk;
+    nn_hash_init(&w->meta, SEED_MODEL);
+    for (uint32_t k = 0; k < w->set.n; k++)
+        hash_model(w, w->set.items[k]);
 }
 
 /*
@@ -552,9 +574,11 @@ int nn_cache_model_hash(const ANeuralNetworksCompilation *c, uint8_t out[NN_CACH
     model_hash_job job;
     int rc = model_begin(&job, c, &pieces);
     if (rc == ANEURALNETWORKS_NO_ERROR) {
+        model_meta(&job);
         pieces_hash(&pieces);
         model_end(&job, &pieces, out);
     }
+    model_job_free(&job);
     free(pieces.items);
     return rc;
 }
@@ -1351,7 +1375,7 @@ static void find_entry(const char *path, const cache_header *want, mapped_entry 
         nn_vlog("compilation cache: ignoring %s: %s", path, why);
 }
 
-/* A plan build with the blobs of s (nn_plan_build's result in rc). */
+/* A plan build with the blobs of store (nn_plan_build's result in rc). */
 typedef struct plan_job {
     const ANeuralNetworksModel *model;
     nn_cache *store;
@@ -1359,12 +1383,26 @@ typedef struct plan_job {
     int rc;
 } plan_job;
 
-static void build_with_store(void *arg)
+static void build_with_store(plan_job *j)
 {
-    plan_job *j = arg;
     building = j->store;
     j->rc = nn_plan_build(j->model, &j->plan);
     building = NULL;
+}
+
+/* What the calling thread does while the pieces are hashed: the rest of the
+ * model's hash, then, with an entry to try, the plan. */
+typedef struct beside_job {
+    model_hash_job *hash;
+    plan_job *build; /* NULL: none yet */
+} beside_job;
+
+static void hash_rest_then_build(void *arg)
+{
+    beside_job *j = arg;
+    model_meta(j->hash);
+    if (j->build)
+        build_with_store(j->build);
 }
 
 /* Makes s a miss that records its blobs, forgetting a hit's entry. */
@@ -1379,9 +1417,10 @@ static void make_recording(nn_cache *s)
 }
 
 /*
- * With an entry whose header fits, the plan is built with its blobs on this
- * thread while the workers hash the model's constants (and the payload of an
- * entry mapped anew): a hit costs about half of the two. Blobs are only
+ * The workers hash the model's large constants (and the payload of an entry
+ * mapped anew) while this thread hashes the rest of the model and, with an
+ * entry whose header fits, builds the plan with its blobs: a hit costs
+ * about half of the two. Blobs are only
  * pointed to while a plan is built, never read, so an entry that turns out
  * to be for another model, or corrupt, costs only the plan built in vain,
  * which is freed before the entry is let go; the plan is then built anew
@@ -1425,8 +1464,9 @@ int nn_cache_build_plan(const ANeuralNetworksCompilation *c, nn_plan **plan, nn_
         s->map_bytes = bytes;
         s->table = table;
         s->n_table = hd.n_blobs;
-        nn_parallel_for_beside(pieces.n, 2, hash_piece_range, pieces.items, build_with_store,
-                               &build);
+        beside_job beside = {&job, &build};
+        nn_parallel_for_beside(pieces.n, 2, hash_piece_range, pieces.items, hash_rest_then_build,
+                               &beside);
         model_end(&job, &pieces, want.model_hash);
         if (memcmp(hd.model_hash, want.model_hash, sizeof hd.model_hash) != 0) {
             why = "another model";
@@ -1444,9 +1484,12 @@ int nn_cache_build_plan(const ANeuralNetworksCompilation *c, nn_plan **plan, nn_
             drop_entry(&kept, &map, bytes);
         }
     } else if (rc == ANEURALNETWORKS_NO_ERROR) {
-        pieces_hash(&pieces);
+        beside_job beside = {&job, NULL};
+        nn_parallel_for_beside(pieces.n, 2, hash_piece_range, pieces.items, hash_rest_then_build,
+                               &beside);
         model_end(&job, &pieces, want.model_hash);
     }
+    model_job_free(&job);
     free(pieces.items);
     if (rc == ANEURALNETWORKS_NO_ERROR && map == NULL) {
         s->recording = true;
