@@ -323,10 +323,10 @@ int nn_thread_count(void)
 
 void nn_pool_wake(void)
 {
-    /* Nobody asleep (or no pool yet): nothing to do, and no lock taken. A
-     * worker falling asleep meanwhile is woken by the next loop instead. */
-    if (!atomic_load_explicit(&pool.started, memory_order_acquire) ||
-        atomic_load(&pool.sleepers) == 0)
+    /* A new pool's workers start polling at once. Nobody asleep: nothing to
+     * do, and no lock taken. A worker falling asleep meanwhile is woken by
+     * the next loop instead. */
+    if (nn_thread_count() == 1 || atomic_load(&pool.sleepers) == 0)
         return;
     pthread_mutex_lock(&pool.lock);
     atomic_fetch_add(&pool.nudges, 1);

@@ -25,9 +25,9 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg);
 void nn_parallel_for_beside(size_t n, size_t grain, nn_range_fn fn, void *arg,
                             void (*beside)(void *), void *beside_arg);
 
-/* Wakes the workers that went to sleep, for loops about to come (a
- * computation starting): they poll again for a while, so the first loop
- * does not wait for them to wake. Costs nothing when none sleeps. */
+/* Starts the workers, or wakes those that went to sleep, for loops about to
+ * come (a computation starting): they poll for a while, so the first loop
+ * does not wait for them to start or wake. Costs nothing when none sleeps. */
 void nn_pool_wake(void);
 
 /* Threads a parallel loop may use (workers + caller). */
