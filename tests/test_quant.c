@@ -301,6 +301,31 @@ static void test_scalar_edges(void)
                 }
 }
 
+/* Shifts outside [-31, 31] (a forged cache entry's, with its hashes
+ * recomputed, can hold any int32) are defined: a right shift past 31 acts as
+ * 31, a left shift from 32 on gives 0. UBSan builds run this. */
+static void test_scalar_foreign_shifts(void)
+{
+    int32_t xs[256], ms[4] = {0, 1 << 30, INT32_MAX, INT32_MIN};
+    const int shifts[] = {INT32_MIN, INT32_MIN + 1, -1000, -64, -33, -32,
+                          32, 33, 64, 1000, INT32_MAX};
+    size_t nx = edge_values(xs);
+    for (size_t s = 0; s < sizeof shifts / sizeof *shifts; s++)
+        for (size_t i = 0; i < nx; i++)
+            for (size_t j = 0; j < 4; j++)
+                for (int r = 0; r < 2; r++) {
+                    int shift = shifts[s];
+                    int32_t got = nn_requantize(xs[i], ms[j], shift, (nn_rounding)r);
+                    int32_t want = shift < 0 ? nn_requantize(xs[i], ms[j], -31, (nn_rounding)r) : 0;
+                    check(got == want, "requantize, shift outside [-31, 31]", xs[i], ms[j], shift,
+                          got);
+                }
+    check(nn_wrapping_mul_i32(INT32_MAX, 19) == 2147483629, "wrapping mul",
+          INT32_MAX, 19, 0, nn_wrapping_mul_i32(INT32_MAX, 19));
+    check(nn_wrapping_mul_i32(-510, 4) == -2040, "wrapping mul", -510, 4, 0,
+          nn_wrapping_mul_i32(-510, 4));
+}
+
 /* Exact ties of both roundings, both signs, every shift: with mult = 2^30
  * the high multiply gives floor((x + 1) / 2), so x = 2h reaches any h, and
  * h = k * 2^e + 2^(e-1) is halfway. Odd x are ties of the multiply itself. */
@@ -679,6 +704,7 @@ int main(int argc, char **argv)
     printf("\n");
     test_quantize_multiplier();
     test_scalar_edges();
+    test_scalar_foreign_shifts();
     test_ties();
     test_rows_edges();
     test_scalar_random(random_values);

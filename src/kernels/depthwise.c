@@ -94,7 +94,8 @@ void nn_dw_tile_q8_c(const nn_dw_tile *t, size_t px, const uint8_t *in, bool in_
                 for (size_t j = 0; j < t->cols; j++) {
                     uint8_t x = ip[r * t->in_row + j * t->in_col + c];
                     int32_t v = (in_signed ? (int8_t)x : x) - in_zero;
-                    acc = nn_wrapping_add_i32(acc, v * f[r * t->f_row + j * t->f_col + c]);
+                    int32_t w = f[r * t->f_row + j * t->f_col + c];
+                    acc = nn_wrapping_add_i32(acc, nn_wrapping_mul_i32(v, w));
                 }
             /* the low byte: int8 or uint8 */
             op[c] = (uint8_t)nn_requant_output(acc, o->mult[c], o->shift[c], NN_DW_ROUNDING,
@@ -280,7 +281,8 @@ static void dw_rows_large(const dw_job *J, size_t begin, size_t end)
                         if (q) {
                             const uint8_t *in = J->in;
                             int32_t xv = q->in_signed ? (int8_t)in[ii] : in[ii];
-                            qacc = nn_wrapping_add_i32(qacc, (xv - q->in_zero) * J->wf[fi]);
+                            qacc = nn_wrapping_add_i32(
+                                qacc, nn_wrapping_mul_i32(xv - q->in_zero, J->wf[fi]));
                         } else {
                             facc += ((const float *)J->in)[ii] * J->f[fi];
                         }

@@ -75,11 +75,14 @@ static inline int32_t nn_shift_left_i32(int32_t x, int left)
 /* The requantization: x * mult * 2^(shift - 31) with TFLite's two-step
  * rounding (high multiply, then a rounding right shift), for a Q31 mult in
  * [0, 2^31) and shift in [-31, 31] as nn_quantize_multiplier gives them.
- * Every quantized kernel and every vector path computes exactly this. */
+ * Every quantized kernel and every vector path computes exactly this. Any
+ * other int32 values (a forged cache entry's, whose hashes were recomputed)
+ * give some result without undefined behaviour: a right shift past 31 is
+ * taken as 31. */
 static inline int32_t nn_requantize(int32_t x, int32_t mult, int shift, nn_rounding rounding)
 {
     int left = shift > 0 ? shift : 0;
-    int right = shift > 0 ? 0 : -shift;
+    int right = shift > 0 ? 0 : (shift < -31 ? 31 : -shift);
     int32_t high = nn_srdhm(nn_shift_left_i32(x, left), mult);
     return rounding == NN_ROUND_UP ? nn_rounding_shift_right_up(high, right)
                                    : nn_rounding_shift_right(high, right);
@@ -97,6 +100,13 @@ static inline int32_t nn_mul_by_quant_mult(int32_t x, int32_t mult, int shift)
 static inline int32_t nn_wrapping_add_i32(int32_t a, int32_t b)
 {
     return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+
+/* a * b wrapping around as a 32-bit lane's multiply does: for filter values
+ * that come from a cache entry (any int32) the product is defined too. */
+static inline int32_t nn_wrapping_mul_i32(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a * (uint32_t)b);
 }
 
 static inline int32_t nn_clamp_i32(int32_t v, int32_t lo, int32_t hi)
