@@ -8,7 +8,9 @@
  * change the results, never the memory safety); the sanitizers catch any read outside
  * the entry. The byte format:
  *
- *   u8 flags: bit 0 the model (0: float CONV_2D, 1: uint8 CONV_2D + ADD),
+ *   u8 flags: bits 0 and 3 the model (0: float CONV_2D, 1: uint8 CONV_2D +
+ *             ADD, 8: uint8 3x3 DEPTHWISE_CONV_2D, 9: int8 17x17
+ *             DEPTHWISE_CONV_2D, whose taps are too many for the tiles),
  *             bit 1 rewrite the header's identity (library, ISA, token,
  *             model hash) and its own hash as this build would write them,
  *             bit 2 also the file size and the hash of the rest, so that
@@ -35,6 +37,10 @@
 #define W 5
 #define CIN 8
 #define COUT 18
+#define N_MODELS 4
+/* The largest depthwise filter: more taps than the tile kernels take
+ * (NN_DW_MAX_TAPS). */
+#define DW_LARGE 17
 
 typedef struct fuzz_model {
     ANeuralNetworksModel *model;
@@ -44,13 +50,14 @@ typedef struct fuzz_model {
     uint8_t hash[NN_CACHE_HASH_BYTES];
 } fuzz_model;
 
-static fuzz_model models[2];
+static fuzz_model models[N_MODELS];
 static char dir[64];
 static char *entry;
 static const uint8_t token[ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN] = "fuzz_cache token";
 static float weights_f[COUT * 3 * 3 * CIN], bias_f[COUT];
 static uint8_t weights_q[COUT * CIN];
 static int32_t bias_q[COUT];
+static uint8_t weights_dw[DW_LARGE * DW_LARGE * CIN];
 
 static void must(int rc, const char *what)
 {
@@ -120,6 +127,45 @@ static void build(fuzz_model *fm, bool quant)
     fm->model = m;
 }
 
+/* A depthwise convolution of 8-bit values (per-channel multiplier 1,
+ * padding SAME): a 3x3 filter of uint8 takes the tile kernels and their
+ * packed filter rows, a DW_LARGE square one of int8 the plain loops. */
+static void build_depthwise(fuzz_model *fm, bool large)
+{
+    ANeuralNetworksModel *m;
+    must(ANeuralNetworksModel_create(&m), "Model_create");
+    const int32_t type =
+        large ? ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED : ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+    const uint32_t side = large ? DW_LARGE : 3;
+    const int32_t shift = large ? -128 : 0;
+    uint32_t next = 0, dims[4] = {1, H, W, CIN}, f_dims[4] = {1, side, side, CIN};
+    uint32_t b_dims[1] = {CIN};
+    uint32_t in = operand(m, &next, type, 4, dims, 0.05f, 120 + shift);
+    uint32_t f = operand(m, &next, type, 4, f_dims, 0.02f, 128 + shift);
+    uint32_t b = operand(m, &next, ANEURALNETWORKS_TENSOR_INT32, 1, b_dims, 0.001f, 0);
+    must(ANeuralNetworksModel_setOperandValue(m, f, weights_dw, (size_t)side * side * CIN),
+         "weights");
+    must(ANeuralNetworksModel_setOperandValue(m, b, bias_q, CIN * sizeof(int32_t)), "bias");
+    uint32_t out = operand(m, &next, type, 4, dims, large ? 0.5f : 0.1f, 100 + shift);
+    uint32_t ins[8] = {in, f, b, scalar(m, &next, ANEURALNETWORKS_PADDING_SAME),
+                       scalar(m, &next, 1), scalar(m, &next, 1), scalar(m, &next, 1),
+                       scalar(m, &next, ANEURALNETWORKS_FUSED_NONE)};
+    must(ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_DEPTHWISE_CONV_2D, 8, ins, 1, &out),
+         "depthwise");
+    must(ANeuralNetworksModel_identifyInputsAndOutputs(m, 1, &in, 1, &out), "identify");
+    must(ANeuralNetworksModel_finish(m), "Model_finish");
+    fm->in_bytes = fm->out_bytes = (size_t)H * W * CIN;
+    for (size_t i = 0; i < fm->in_bytes; i++)
+        fm->in[i] = (uint8_t)(i * 53 + 11);
+    fm->model = m;
+}
+
+/* The model that flags select (bits 0 and 3). */
+static int model_of(uint8_t flags)
+{
+    return (flags & 1) | ((flags >> 2) & 2);
+}
+
 /* Compiles fm (with the cache when cached), computes into out. */
 static void run(const fuzz_model *fm, bool cached, uint8_t *out)
 {
@@ -149,7 +195,7 @@ static void write_entry(const uint8_t *data, size_t size)
 
 static void write_seeds(const char *out_dir)
 {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < N_MODELS; k++) {
         unlink(entry);
         uint8_t got[sizeof models[k].want];
         run(&models[k], true, got);
@@ -160,7 +206,7 @@ static void write_seeds(const char *out_dir)
         size_t n = fread(image + 1, 1, sizeof image - 1, f);
         fclose(f);
         for (int flags = 0; flags < 8; flags += 2) {
-            image[0] = (uint8_t)(flags | k);
+            image[0] = (uint8_t)(flags | (k & 1) | (k & 2) << 2);
             char path[512];
             snprintf(path, sizeof path, "%s/model%d_flags%d", out_dir, k, flags);
             FILE *o = fopen(path, "wb");
@@ -185,6 +231,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         weights_f[i] = (float)((i * 7919) % 101) / 50.0f - 1.0f;
     for (size_t i = 0; i < sizeof weights_q; i++)
         weights_q[i] = (uint8_t)(i * 131 + 7);
+    for (size_t i = 0; i < sizeof weights_dw; i++)
+        weights_dw[i] = (uint8_t)(i * 97 + 3);
     for (int i = 0; i < COUT; i++) {
         bias_f[i] = (float)i / 8.0f;
         bias_q[i] = i * 41 - 350;
@@ -195,8 +243,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (!mkdtemp(dir) || !(entry = nn_cache_entry_path(dir, token)))
         abort();
     atexit(remove_dir);
-    for (int k = 0; k < 2; k++) {
-        build(&models[k], k == 1);
+    for (int k = 0; k < N_MODELS; k++) {
+        if (k < 2)
+            build(&models[k], k == 1);
+        else
+            build_depthwise(&models[k], k == 3);
         run(&models[k], false, models[k].want);
         ANeuralNetworksCompilation *c;
         must(ANeuralNetworksCompilation_create(models[k].model, &c), "Compilation_create");
@@ -216,7 +267,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0)
         return 0;
-    const fuzz_model *fm = &models[data[0] & 1];
+    const fuzz_model *fm = &models[model_of(data[0])];
     size_t n = size - 1;
     uint8_t *image = malloc(n ? n : 1);
     if (!image)
