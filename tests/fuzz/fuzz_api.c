@@ -9,7 +9,9 @@
  *   u8 n_operands, then per operand:
  *     u8 type, u8 rank, rank x u8 dims, f32 scale, i32 zero point,
  *     u8 value kind (0 none, 1 constant: u16 length + bytes, 2 omitted,
- *                   3 referenced model: u8 index into ref_models()),
+ *                   3 referenced model: u8 index into ref_models();
+ *                   kind % 8 == 5: a constant as 1, set from a memory
+ *                   object),
  *     type 11 only: u8 channel dim, then dims[channel dim] x f32 scales
  *   u8 n_operations, then per operation:
  *     u8 type, u8 n_in, n_in x u8 operand, u8 n_out, n_out x u8 operand
@@ -17,7 +19,9 @@
  *   u8 flags: bit 0 relaxed, bit 1 inputs through a memory object,
  *             bit 2 padded lengths, bit 3 asynchronous, bit 4 fenced,
  *             bit 5 the last input omitted (no value at execution),
- *             bit 6 output buffers one element short
+ *             bit 6 output buffers one element short,
+ *             bit 7 outputs through a memory object, and the model's
+ *             supported operations queried before it is compiled
  *   the remaining bytes: data for the inputs, in order, repeated as needed
  */
 #include <stdbool.h>
@@ -175,7 +179,7 @@ static void run(ANeuralNetworksCompilation *c, const operand_info *ops, const ui
     /* A WHILE whose condition stays true ends here rather than after the
      * default two seconds. */
     ANeuralNetworksExecution_setLoopTimeout(e, 20 * 1000 * 1000);
-    if (flags & 2) {
+    if (flags & (2 | 128)) {
         fd = memfd_create("fuzz", MFD_CLOEXEC);
         if (fd >= 0 && ftruncate(fd, 1 << 16) == 0)
             ANeuralNetworksMemory_createFromFd(1 << 16, PROT_READ | PROT_WRITE, fd, 0, &memory);
@@ -202,14 +206,19 @@ static void run(ANeuralNetworksCompilation *c, const operand_info *ops, const ui
         if (is_input) {
             if ((flags & 32) && i == n_in - 1)
                 ANeuralNetworksExecution_setInput(e, i, NULL, NULL, 0);
-            else if (memory && bytes <= (1 << 15))
+            else if (memory && (flags & 2) && bytes <= (1 << 15))
                 ANeuralNetworksExecution_setInputFromMemory(e, i, &t, memory, 64 * i, bytes);
             else
                 ANeuralNetworksExecution_setInput(e, i, &t, buffers[i], bytes);
         } else {
             size_t short_by = (flags & 64) ? element_size(o->type.type) : 0;
-            ANeuralNetworksExecution_setOutput(e, i - n_in, NULL, buffers[i],
-                                               bytes > short_by ? bytes - short_by : bytes);
+            size_t length = bytes > short_by ? bytes - short_by : bytes;
+            /* The memory's upper half, where no input is. */
+            if (memory && (flags & 128) && length <= (1 << 14))
+                ANeuralNetworksExecution_setOutputFromMemory(e, i - n_in, NULL, memory,
+                                                             (1 << 15) + 64 * (i - n_in), length);
+            else
+                ANeuralNetworksExecution_setOutput(e, i - n_in, NULL, buffers[i], length);
         }
     }
     if (flags & 16) {
@@ -243,6 +252,37 @@ done:
         free(buffers[i]);
 }
 
+/* A memory object holding the model's constants of value kind 5, created
+ * at the first one. */
+typedef struct const_memory {
+    int fd;
+    ANeuralNetworksMemory *memory;
+    size_t used;
+} const_memory;
+
+enum { CONST_MEMORY_BYTES = 1 << 16 };
+
+/* Sets operand i from bytes copied into cm's memory; false when it has no
+ * room (or cannot be made), so that the caller sets the value directly. */
+static bool set_from_memory(ANeuralNetworksModel *m, uint32_t i, const uint8_t *bytes,
+                            size_t len, const_memory *cm)
+{
+    if (cm->fd < 0) {
+        cm->fd = memfd_create("fuzz-constants", MFD_CLOEXEC);
+        if (cm->fd < 0 || ftruncate(cm->fd, CONST_MEMORY_BYTES) != 0 ||
+            ANeuralNetworksMemory_createFromFd(CONST_MEMORY_BYTES, PROT_READ, cm->fd, 0,
+                                               &cm->memory) != ANEURALNETWORKS_NO_ERROR)
+            return false;
+    }
+    if (cm->memory == NULL || len > CONST_MEMORY_BYTES - cm->used ||
+        pwrite(cm->fd, bytes, len, (off_t)cm->used) != (ssize_t)len)
+        return false;
+    ANeuralNetworksModel_setOperandValueFromMemory(m, i, cm->memory, cm->used, len);
+    /* The next value at a multiple of 16, as a real model's would be. */
+    cm->used = (cm->used + len + 15) & ~(size_t)15;
+    return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -255,6 +295,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t n_operands = 0, n_ops = 0, n_in = 0, n_out = 0, flags = 0;
     uint32_t in[MAX_IO], out[MAX_IO];
     ANeuralNetworksCompilation *c = NULL;
+    const_memory cm = {-1, NULL, 0};
     if (!take_u8(&r, &n_operands))
         goto done;
     n_operands %= MAX_OPERANDS + 1;
@@ -280,7 +321,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint16_t len;
             if (!take(&r, &len, 2) || len > r.left)
                 goto done;
-            ANeuralNetworksModel_setOperandValue(m, i, r.p, len);
+            if (kind % 8 != 5 || !set_from_memory(m, i, r.p, len, &cm))
+                ANeuralNetworksModel_setOperandValue(m, i, r.p, len);
             r.p += len;
             r.left -= len;
         } else if (kind % 4 == 2) {
@@ -353,6 +395,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ANeuralNetworksModel_relaxComputationFloat32toFloat16(m, flags & 1);
     if (ANeuralNetworksModel_finish(m) != ANEURALNETWORKS_NO_ERROR)
         goto done;
+    if (flags & 128) {
+        ANeuralNetworksDevice *device = NULL;
+        bool supported[32];
+        if (ANeuralNetworks_getDevice(0, &device) == ANEURALNETWORKS_NO_ERROR) {
+            const ANeuralNetworksDevice *devices[1] = {device};
+            ANeuralNetworksModel_getSupportedOperationsForDevices(m, devices, 1, supported);
+        }
+    }
     for (uint8_t i = 0; i < n_in; i++)
         if (in[i] >= n_operands)
             goto done;
@@ -366,5 +416,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 done:
     ANeuralNetworksCompilation_free(c);
     ANeuralNetworksModel_free(m);
+    ANeuralNetworksMemory_free(cm.memory);
+    if (cm.fd >= 0)
+        close(cm.fd);
     return 0;
 }

@@ -10,16 +10,18 @@ import struct
 import sys
 
 F32, I32, TF32, TI32, TQA8, BOOL, TB8, MODEL = 0, 1, 3, 4, 5, 6, 9, 15
-ADD, DEPTHWISE_CONV_2D, RELU6, ROI_ALIGN, IF, WHILE = 0, 4, 21, 81, 96, 97
+ADD, DEPTHWISE_CONV_2D, FULLY_CONNECTED, RELU6, ROI_ALIGN, IF, WHILE = 0, 4, 9, 21, 81, 96, 97
+# fuzz_api's flags: inputs and outputs through memory objects
+INPUTS_IN_MEMORY, OUTPUTS_IN_MEMORY = 2, 128
 
 
-def operand(type_, dims, value=None, omitted=False, scale=0.0, zp=0):
+def operand(type_, dims, value=None, omitted=False, scale=0.0, zp=0, in_memory=False):
     out = bytes([type_, len(dims)] + dims) + struct.pack("<fi", scale, zp)
     if omitted:
         return out + bytes([2])
     if value is None:
         return out + bytes([0])
-    return out + bytes([1]) + struct.pack("<H", len(value)) + value
+    return out + bytes([5 if in_memory else 1]) + struct.pack("<H", len(value)) + value
 
 
 def ref(index):
@@ -99,6 +101,16 @@ SEEDS = {
     "control-flow-while-forever.bin": model(
         [ref(4), ref(5), operand(TB8, [1]), operand(TB8, [1])],
         [(WHILE, [0, 1, 2], [3])], [2], [3], b"\1"),
+    # FULLY_CONNECTED whose weights (large enough to stay in the memory
+    # object, not copied) and bias are constants in a memory object; the
+    # input and the output through memory objects too.
+    "memory-constants-fully-connected.bin": model(
+        [operand(TF32, [1, 16]),
+         operand(TF32, [16, 16], f32s(*[(i % 7) / 8.0 - 0.25 for i in range(256)]), in_memory=True),
+         operand(TF32, [16], f32s(*[i / 4.0 for i in range(16)]), in_memory=True),
+         operand(I32, [], i32(1), in_memory=True), operand(TF32, [1, 16])],
+        [(FULLY_CONNECTED, [0, 1, 2, 3], [4])], [0], [4], f32s(*range(16)),
+        flags=INPUTS_IN_MEMORY | OUTPUTS_IN_MEMORY),
     # if c: x + x else: x + x
     "control-flow-if.bin": model(
         [operand(TB8, [1]), ref(0), ref(0), operand(TF32, [1]), operand(TF32, [1])],
