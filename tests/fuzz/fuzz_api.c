@@ -17,7 +17,8 @@
  *     u8 type, u8 n_in, n_in x u8 operand, u8 n_out, n_out x u8 operand
  *   u8 n_inputs, n_inputs x u8 operand, u8 n_outputs, n_outputs x u8 operand
  *   u8 flags: bit 0 relaxed, bit 1 inputs through a memory object,
- *             bit 2 padded lengths, bit 3 asynchronous, bit 4 fenced,
+ *             bit 2 padded lengths, bit 3 asynchronous, bit 4 fenced
+ *             (both: through a burst),
  *             bit 5 the last input omitted (no value at execution),
  *             bit 6 output buffers one element short,
  *             bit 7 outputs through a memory object, and the model's
@@ -221,7 +222,12 @@ static void run(ANeuralNetworksCompilation *c, const operand_info *ops, const ui
                 ANeuralNetworksExecution_setOutput(e, i - n_in, NULL, buffers[i], length);
         }
     }
-    if (flags & 16) {
+    if ((flags & 24) == 24) {
+        ANeuralNetworksBurst *burst = NULL;
+        if (ANeuralNetworksBurst_create(c, &burst) == ANEURALNETWORKS_NO_ERROR)
+            ANeuralNetworksExecution_burstCompute(e, burst);
+        ANeuralNetworksBurst_free(burst);
+    } else if (flags & 16) {
         ANeuralNetworksEvent *ev = NULL;
         if (ANeuralNetworksExecution_startComputeWithDependencies(e, NULL, 0, 0, &ev) ==
             ANEURALNETWORKS_NO_ERROR)

@@ -11,8 +11,8 @@ import sys
 
 F32, I32, TF32, TI32, TQA8, BOOL, TB8, MODEL = 0, 1, 3, 4, 5, 6, 9, 15
 ADD, DEPTHWISE_CONV_2D, FULLY_CONNECTED, RELU6, ROI_ALIGN, IF, WHILE = 0, 4, 9, 21, 81, 96, 97
-# fuzz_api's flags: inputs and outputs through memory objects
-INPUTS_IN_MEMORY, OUTPUTS_IN_MEMORY = 2, 128
+# fuzz_api's flags: inputs and outputs through memory objects, a burst
+INPUTS_IN_MEMORY, OUTPUTS_IN_MEMORY, BURST = 2, 128, 8 | 16
 
 
 def operand(type_, dims, value=None, omitted=False, scale=0.0, zp=0, in_memory=False):
@@ -103,14 +103,14 @@ SEEDS = {
         [(WHILE, [0, 1, 2], [3])], [2], [3], b"\1"),
     # FULLY_CONNECTED whose weights (large enough to stay in the memory
     # object, not copied) and bias are constants in a memory object; the
-    # input and the output through memory objects too.
+    # input and the output through memory objects too, computed by a burst.
     "memory-constants-fully-connected.bin": model(
         [operand(TF32, [1, 16]),
          operand(TF32, [16, 16], f32s(*[(i % 7) / 8.0 - 0.25 for i in range(256)]), in_memory=True),
          operand(TF32, [16], f32s(*[i / 4.0 for i in range(16)]), in_memory=True),
          operand(I32, [], i32(1), in_memory=True), operand(TF32, [1, 16])],
         [(FULLY_CONNECTED, [0, 1, 2, 3], [4])], [0], [4], f32s(*range(16)),
-        flags=INPUTS_IN_MEMORY | OUTPUTS_IN_MEMORY),
+        flags=INPUTS_IN_MEMORY | OUTPUTS_IN_MEMORY | BURST),
     # if c: x + x else: x + x
     "control-flow-if.bin": model(
         [operand(TB8, [1]), ref(0), ref(0), operand(TF32, [1]), operand(TF32, [1])],
