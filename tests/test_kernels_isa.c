@@ -494,6 +494,7 @@ static void check_qgemm_panels(const level *L, const nn_gemm_isa *K)
     if (!K->qpanels)
         return;
     _Alignas(64) static int8_t b[PANELS * BSTRIDE * 4];
+    _Alignas(64) static int16_t wide[PANELS * BSTRIDE * 4];
     static uint8_t abuf[NN_GEMM_MAX_MR * (8 * KQ_MAX + 12)];
     int32_t col_term[PANELS][NN_GEMM_NR], mult[PANELS][NN_GEMM_NR], shift[PANELS][NN_GEMM_NR];
     int32_t row_term[NN_GEMM_MAX_MR];
@@ -505,8 +506,10 @@ static void check_qgemm_panels(const level *L, const nn_gemm_isa *K)
                 const size_t kq = kqs[ki];
                 if (kq > 64 && rows % 5 != 1)
                     continue; /* long k: a few heights suffice */
-                for (size_t i = 0; i < sizeof b; i++)
+                for (size_t i = 0; i < sizeof b; i++) {
                     b[i] = (int8_t)rnd();
+                    wide[i] = b[i];
+                }
                 for (size_t i = 0; i < sizeof abuf; i++)
                     abuf[i] = (uint8_t)rnd();
                 bool strided = rnd() % 4 == 0;
@@ -542,8 +545,13 @@ static void check_qgemm_panels(const level *L, const nn_gemm_isa *K)
                 for (size_t q = 0; q < panels; q++)
                     ref_qfused(rows, kq, &a, (const int32_t *)(const void *)(b + 4 * q * BSTRIDE),
                                NULL, &e[q], cwant + q * NN_GEMM_NR, LDC);
-                K->qpanels(rows, kq, &a, (const int32_t *)(const void *)b, BSTRIDE, panels, e,
-                           cgot, LDC);
+                /* q_wide_b: the same panels as int16, twice the stride in words. */
+                if (K->q_wide_b)
+                    K->qpanels(rows, kq, &a, (const int32_t *)(const void *)wide, 2 * BSTRIDE,
+                               panels, e, cgot, LDC);
+                else
+                    K->qpanels(rows, kq, &a, (const int32_t *)(const void *)b, BSTRIDE, panels, e,
+                               cgot, LDC);
                 bad += memcmp(cwant, cgot, sizeof cgot) != 0;
                 cases++;
             }

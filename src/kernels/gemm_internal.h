@@ -183,6 +183,9 @@ void nn_qgemm_fused_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_
 void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                          const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
                          size_t ldc);
+void nn_qgemm_fused_panels_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                                size_t b_stride, size_t panels, const nn_qgemm_epilogue *e,
+                                uint8_t *c, size_t ldc);
 void nn_qgemm_fused_panels_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                                   size_t b_stride, size_t panels, const nn_qgemm_epilogue *e,
                                   uint8_t *c, size_t ldc);
@@ -214,7 +217,7 @@ void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a,
  * registers (A is read in place, unpacked). */
 #define NN_SGEMM_MR_AVX512 8
 #define NN_QGEMM_MR_C 4
-#define NN_QGEMM_MR_AVX2 3
+#define NN_QGEMM_MR_AVX2 6
 #define NN_QGEMM_MR_AVX512 16
 #define NN_SGEMM_MR_NEON 5
 #define NN_QGEMM_MR_NEON 4

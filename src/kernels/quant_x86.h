@@ -118,15 +118,23 @@ static inline __attribute__((always_inline)) void nn_rq_avx2_fold(nn_rq_avx2 *p,
     p->fix = _mm256_add_epi32(p->fix, _mm256_set1_epi32(zero));
 }
 
+/* zero + requant(acc) per lane, unclamped (for kernels that narrow with
+ * saturation and clamp the bytes). */
 static inline __attribute__((always_inline)) __m256i
-nn_rq_avx2_output_folded(const nn_rq_avx2 *p, const bool LEFT, __m256i acc, __m256i lo, __m256i hi)
+nn_rq_avx2_folded(const nn_rq_avx2 *p, const bool LEFT, __m256i acc)
 {
     if (LEFT)
         acc = _mm256_sllv_epi32(acc, p->left);
     __m256i even = nn_rq_avx2_lane64(acc, p->mult_even, p->off_even, p->neg_even, p->cut_even, p->away);
     __m256i odd = nn_rq_avx2_lane64(_mm256_srli_epi64(acc, 32), p->mult_odd, p->off_odd, p->neg_odd,
                                     p->cut_odd, p->away);
-    __m256i v = _mm256_add_epi32(_mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA), p->fix);
+    return _mm256_add_epi32(_mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA), p->fix);
+}
+
+static inline __attribute__((always_inline)) __m256i
+nn_rq_avx2_output_folded(const nn_rq_avx2 *p, const bool LEFT, __m256i acc, __m256i lo, __m256i hi)
+{
+    __m256i v = nn_rq_avx2_folded(p, LEFT, acc);
     return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
 }
 
