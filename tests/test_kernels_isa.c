@@ -406,8 +406,10 @@ enum { A_PACKED, A_IN_PLACE, A_STRIDED, A_LAYOUTS };
 /* int8 GEMM kernels of level K against the portable ones, bit for bit. */
 static void check_qgemm(const level *L, const nn_gemm_isa *K)
 {
-    enum { KQ_MAX = 70, ACC = NN_GEMM_MAX_MR * NN_GEMM_NR };
-    static const size_t kqs[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 33, KQ_MAX};
+    /* Up to past a k block of gemm.c (256 words), which kernels that copy
+     * A by blocks take in several. */
+    enum { KQ_MAX = 300, ACC = NN_GEMM_MAX_MR * NN_GEMM_NR };
+    static const size_t kqs[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 33, 70, KQ_MAX};
     _Alignas(64) static int8_t panel[KQ_MAX * 4 * NN_GEMM_NR];
     _Alignas(64) static int16_t wide[KQ_MAX * 4 * NN_GEMM_NR];
     int32_t start[ACC], acc_in[ACC], want[ACC], got[ACC], row_term[NN_GEMM_MAX_MR];
@@ -506,9 +508,10 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
  * a whole k block, a partial last panel, one rounding for every panel. */
 static void check_qgemm_panels(const level *L, const nn_gemm_isa *K)
 {
-    enum { PANELS = 3, KQ_MAX = 256, BSTRIDE = KQ_MAX * NN_GEMM_NR + NN_GEMM_NR };
+    /* k from one word to a whole k block of gemm.c (256), and past it. */
+    enum { PANELS = 3, KQ_MAX = 300, BSTRIDE = KQ_MAX * NN_GEMM_NR + NN_GEMM_NR };
     enum { LDC = PANELS * NN_GEMM_NR + 5 };
-    static const size_t kqs[] = {1, 2, 4, 5, 9, 16, 17, 33, 64, 255, KQ_MAX};
+    static const size_t kqs[] = {1, 2, 4, 5, 9, 16, 17, 33, 64, 255, 256, KQ_MAX};
     if (!K->qpanels)
         return;
     _Alignas(64) static int8_t b[PANELS * BSTRIDE * 4];
