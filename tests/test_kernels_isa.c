@@ -399,6 +399,17 @@ static int32_t rnd_out_zero(bool out_signed)
     return out_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
 }
 
+/* The int16 copy of one panel of kq words that q_wide_b kernels read. */
+static void widen_panel(const int8_t *panel, int16_t *wide, size_t kq)
+{
+#if defined(NN_KERNELS_X86_64)
+    nn_widen_i8_avx2(panel, wide, 1, kq);
+#else
+    for (size_t i = 0; i < kq * 4 * NN_GEMM_NR; i++)
+        wide[i] = panel[i];
+#endif
+}
+
 /* How a kernel is handed A (nn_q8_rows): gemm.c's two ways, and one with
  * other steps that the contract allows too. */
 enum { A_PACKED, A_IN_PLACE, A_STRIDED, A_LAYOUTS };
@@ -444,8 +455,7 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
                     return;
                 }
                 fill_operands(cases, abuf, bytes, panel, kq * 4 * NN_GEMM_NR);
-                for (size_t i = 0; i < kq * 4 * NN_GEMM_NR; i++)
-                    wide[i] = panel[i];
+                widen_panel(panel, wide, kq);
                 nn_q8_rows a = {abuf, row, group, rnd() & 1 ? 0x80808080u : 0};
                 for (size_t i = 0; i < ACC; i++) {
                     start[i] = rnd_i32();
@@ -528,8 +538,8 @@ static void check_qgemm_panels(const level *L, const nn_gemm_isa *K)
                 if (kq > 64 && rows % 5 != 1)
                     continue; /* long k: a few heights suffice */
                 fill_operands(cases, abuf, sizeof abuf, b, sizeof b);
-                for (size_t i = 0; i < sizeof b; i++)
-                    wide[i] = b[i];
+                for (size_t q = 0; q < PANELS; q++)
+                    widen_panel(b + 4 * q * BSTRIDE, wide + 4 * q * BSTRIDE, kq);
                 bool strided = rnd() % 4 == 0;
                 size_t row = strided ? 8 * kq + 12 : 4 * kq + 4 * (rnd() % 3);
                 nn_q8_rows a = {abuf, row, strided ? 8 : 4, rnd() & 1 ? 0x80808080u : 0};

@@ -22,6 +22,8 @@
 #define KQ 1024      /* int8 k block (bytes per row of packed A) */
 #define NB_PANELS 16 /* columns per task: 256 */
 
+_Static_assert(KQ / 4 == NN_QGEMM_WIDE_BLOCK, "the AVX2 wide panels are laid out by k blocks");
+
 /* ---- portable kernels ---- */
 
 void nn_sgemm_kernel_c(size_t mr, size_t kc, const float *a, size_t lda, const float *b, float *c,
@@ -526,12 +528,11 @@ nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
         p->colsum[j] = sum;
     }
     if (p->wide) {
-        size_t bytes = cols * p->kq * 4;
         const int8_t *narrow = (const int8_t *)p->data;
 #if defined(NN_KERNELS_X86_64)
-        nn_widen_i8_avx2(narrow, p->wide, bytes); /* q_wide_b: AVX2 only */
+        nn_widen_i8_avx2(narrow, p->wide, p->panels, p->kq); /* q_wide_b: AVX2 only */
 #else
-        for (size_t i = 0; i < bytes; i++)
+        for (size_t i = 0; i < cols * p->kq * 4; i++)
             p->wide[i] = narrow[i];
 #endif
     }

@@ -74,8 +74,9 @@ void nn_sgemm_kernel_panels_avx2(size_t mr, size_t kc, const float *a, size_t ld
     }
 }
 
-/* int8. B comes widened to int16 (q_wide_b): a group (16 columns x 4
- * k-steps) is 4 vectors, vector v holding columns 4v..4v+3. A is widened
+/* int8. B comes widened to int16 (q_wide_b, laid out as nn_widen_i8_avx2
+ * says): a group of a half panel (8 columns x 4 k-steps) is 2 vectors,
+ * vector v holding the half's columns 4v..4v+3. A is widened
  * too, once per call, into a copy (wide_a) whose words a 64-bit broadcast
  * reads straight from memory: a load, where widening and broadcasting each
  * word in place took three shuffles per row and group from the pipes the
@@ -86,8 +87,8 @@ void nn_sgemm_kernel_panels_avx2(size_t mr, size_t kc, const float *a, size_t ld
  * accumulators, the half's 2 B vectors and the broadcast fit the 16
  * registers, and each B vector loaded serves 6 rows. */
 #define QMR NN_QGEMM_MR_AVX2
-/* Groups per copy of A: a k block of gemm.c (KQ bytes). */
-#define QGROUPS 256
+/* Groups per copy of A and per block of the wide B: a k block of gemm.c. */
+#define QGROUPS NN_QGEMM_WIDE_BLOCK
 /* int16 per row of the copy, with a cache line between rows' ends. */
 #define QROW16 (4 * QGROUPS + 32)
 
@@ -135,7 +136,7 @@ static inline __attribute__((always_inline)) void madd2(__m256i *acc0, __m256i *
 }
 
 /* sum[i] += the dot products of rows i < MR of the copy a16 with the 8
- * columns of B at bw (a half panel: 2 of a group's 4 vectors), kq groups. */
+ * columns of B at bw (a half panel's run of kq groups, 2 vectors each). */
 static inline __attribute__((always_inline)) void
 half_sums(const size_t MR, size_t kq, const int16_t *a16, const int16_t *bw, __m256i *sum)
 {
@@ -143,7 +144,7 @@ half_sums(const size_t MR, size_t kq, const int16_t *a16, const int16_t *bw, __m
 #pragma GCC unroll 6
     for (size_t i = 0; i < MR; i++)
         acc[i][0] = acc[i][1] = _mm256_setzero_si256();
-    for (size_t g = 0; g < kq; g++, a16 += 4, bw += 4 * NN_GEMM_NR) {
+    for (size_t g = 0; g < kq; g++, a16 += 4, bw += 2 * NN_GEMM_NR) {
         const __m256i b0 = _mm256_load_si256((const __m256i *)(const void *)bw);
         const __m256i b1 = _mm256_load_si256((const __m256i *)(const void *)(bw + 16));
 #pragma GCC unroll 6
@@ -156,12 +157,13 @@ half_sums(const size_t MR, size_t kq, const int16_t *a16, const int16_t *bw, __m
                 sum[i], _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[i][0], acc[i][1]), 0xd8));
 }
 
-/* half_sums for halves h < halves of the panel at bw (sum[h]). */
+/* half_sums for halves h < halves of the k block of kq groups at bw
+ * (sum[h]). */
 static void tile_sums(size_t mr, size_t halves, size_t kq, const int16_t *a16, const int16_t *bw,
                       __m256i sum[2][QMR])
 {
     for (size_t h = 0; h < halves; h++) {
-        const int16_t *b = bw + 2 * NN_GEMM_NR * h;
+        const int16_t *b = bw + 2 * NN_GEMM_NR * kq * h;
         switch (mr) {
 #define CASE(n) \
     case n: half_sums(n, kq, a16, b, sum[h]); break;
@@ -377,9 +379,19 @@ void nn_qgemm_kernel_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32
         qkern(mr, kq, a, b, acc, init);
 }
 
-void nn_widen_i8_avx2(const int8_t *src, int16_t *dst, size_t n)
+void nn_widen_i8_avx2(const int8_t *src, int16_t *dst, size_t panels, size_t kq)
 {
-    for (size_t i = 0; i < n; i += 16)
-        _mm256_storeu_si256((__m256i *)(dst + i),
-                            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src + i))));
+    for (size_t p = 0; p < panels; p++)
+        for (size_t g0 = 0; g0 < kq; g0 += QGROUPS) {
+            const size_t n = kq - g0 < QGROUPS ? kq - g0 : QGROUPS;
+            int16_t *block = dst + (p * kq + g0) * 4 * NN_GEMM_NR;
+            for (size_t h = 0; h < 2; h++)
+                for (size_t g = 0; g < n; g++) {
+                    const int8_t *s = src + ((p * kq + g0 + g) * NN_GEMM_NR + 8 * h) * 4;
+                    int16_t *d = block + (h * n + g) * 2 * NN_GEMM_NR;
+                    for (size_t v = 0; v < 2; v++)
+                        _mm256_storeu_si256((__m256i *)(void *)(d + 16 * v),
+                                            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(s + 16 * v))));
+                }
+        }
 }

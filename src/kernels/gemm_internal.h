@@ -223,8 +223,13 @@ void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a,
 #define NN_QGEMM_MR_NEON 4
 #define NN_QGEMM_MR_NEONDOT 4
 
-/* dst[i] = src[i] for i < n (a multiple of 64): the int16 copy of packed
- * B that the AVX2 int8 kernel reads (q_wide_b), made at packing time. */
-void nn_widen_i8_avx2(const int8_t *src, int16_t *dst, size_t n);
+/* The int16 copy of packed B that the AVX2 int8 kernels read (q_wide_b),
+ * made at packing time from `panels` panels of kq words: within a panel,
+ * k block by k block (NN_QGEMM_WIDE_BLOCK words, gemm.c's KQ bytes; the
+ * last may be shorter), the block's words of columns 0-7, then those of
+ * columns 8-15, each byte widened: the kernels, which take a panel in
+ * halves of 8 columns, read each half's B in one sequential stream. */
+#define NN_QGEMM_WIDE_BLOCK 256
+void nn_widen_i8_avx2(const int8_t *src, int16_t *dst, size_t panels, size_t kq);
 
 #endif
