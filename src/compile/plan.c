@@ -489,6 +489,14 @@ static int align_constants(nn_subplan *sp)
     return ANEURALNETWORKS_NO_ERROR;
 }
 
+static bool reads_memory(const ANeuralNetworksModel *m, const nn_operation *op)
+{
+    for (uint32_t i = 0; i < op->n_in; i++)
+        if (m->operands[op->in[i]].memory != NULL)
+            return true;
+    return false;
+}
+
 static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which)
 {
     nn_subplan *sp = &plan->subs[which];
@@ -536,8 +544,13 @@ static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which
             sp->max_op_io = io;
     }
     for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++) {
-        bool fails = false;
-        rc = nn_validate_operation(m, sp->steps[s].op, &fails);
+        const nn_operation *op = sp->steps[s].op;
+        bool fails = op->fails_at_execution;
+        /* finish's verdict stands unless the operation reads a memory
+         * object, whose content may have changed since; a failing one is
+         * validated again for its reason. */
+        if (fails || reads_memory(m, op))
+            rc = nn_validate_operation(m, op, &fails);
         if (rc == ANEURALNETWORKS_NO_ERROR && fails)
             rc = make_failing(&sp->steps[s], nn_deferred_reason());
     }

@@ -716,7 +716,7 @@ static int validate_model(ANeuralNetworksModel *m, uint32_t *bad_op)
         return rc;
     rc = order_operations(m);
     for (uint32_t k = 0; k < m->n_operations && rc == ANEURALNETWORKS_NO_ERROR; k++) {
-        const nn_operation *op = &m->operations[k];
+        nn_operation *op = &m->operations[k];
         for (uint32_t a = 0; a < op->n_in; a++) {
             const nn_operand *o = &m->operands[op->in[a]];
             /* Constants from memory must still fit the memory they came from. */
@@ -725,7 +725,7 @@ static int validate_model(ANeuralNetworksModel *m, uint32_t *bad_op)
                                 nn_op_name(op->type), a);
         }
         if (rc == ANEURALNETWORKS_NO_ERROR) {
-            rc = nn_validate_operation(m, op, NULL);
+            rc = nn_validate_operation(m, op, &op->fails_at_execution);
             if (rc != ANEURALNETWORKS_NO_ERROR)
                 *bad_op = k;
         }
