@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/blob.h"
 #include "kernels/conv_direct.h"
 #include "kernels/fp16.h"
 #include "kernels/quant.h"
@@ -414,19 +415,27 @@ int nn_conv_requant_params(const nn_tensor *in, const nn_tensor *filter, const n
      * multiplier by a unit, enough to flip an output value now and then. */
     bool per_channel = filter->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
     bool float_product = in->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM && !per_channel;
-    for (uint32_t ch = 0; ch < channels; ch++) {
-        /* One scale for the whole filter: one multiplier (a compilation
-         * spent a tenth of its time recomputing it per channel). */
-        if (ch > 0 && !per_channel) {
-            mult[ch] = mult[0];
-            shift[ch] = shift[0];
-            continue;
-        }
-        double fs = per_channel ? filter->channel_quant->scales[ch] : filter->scale;
+    if (!per_channel) {
+        /* One scale for the whole filter: one multiplier, filled in (a
+         * compilation spent a tenth of its time recomputing it per channel). */
+        if (channels == 0)
+            return ANEURALNETWORKS_NO_ERROR;
         double m = float_product ? (double)(in->scale * filter->scale) / (double)out->scale
-                                 : (double)in->scale * fs / (double)out->scale;
+                                 : (double)in->scale * filter->scale / (double)out->scale;
+        int32_t m0;
         int sh;
-        nn_quantize_multiplier(m, &mult[ch], &sh);
+        nn_quantize_multiplier(m, &m0, &sh);
+        for (uint32_t ch = 0; ch < channels; ch++) {
+            mult[ch] = m0;
+            shift[ch] = sh;
+        }
+        return ANEURALNETWORKS_NO_ERROR;
+    }
+    for (uint32_t ch = 0; ch < channels; ch++) {
+        int sh;
+        nn_quantize_multiplier((double)in->scale * filter->channel_quant->scales[ch] /
+                                   (double)out->scale,
+                               &mult[ch], &sh);
         shift[ch] = sh;
     }
     return ANEURALNETWORKS_NO_ERROR;
@@ -445,9 +454,8 @@ void nn_conv_weights_free(nn_conv_weights *w)
     free(w->fpack);
     free(w->qpack);
     free(w->fbias);
-    free(w->qbias);
-    free(w->mult);
-    free(w->shift);
+    if (w->owns_qparams)
+        free(w->qparams);
     nn_sconv_direct_free(w->fdirect);
     free(w);
 }
@@ -499,13 +507,14 @@ int nn_conv_weights_build(const nn_tensor *in, const nn_tensor *filter, const nn
         return ANEURALNETWORKS_NO_ERROR;
     }
     w->qpack = calloc(groups, sizeof *w->qpack);
-    w->qbias = calloc(nb, sizeof(int32_t));
-    w->mult = calloc(nb, sizeof(int32_t));
-    w->shift = calloc(nb, sizeof(int32_t));
-    if (!w->qpack || !w->qbias || !w->mult || !w->shift) {
+    w->qparams = nn_blob_acquire(3 * nb * sizeof(int32_t), &w->qparams_cached, &w->owns_qparams);
+    if (!w->qpack || !w->qparams) {
         nn_conv_weights_free(w);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     }
+    w->qbias = w->qparams;
+    w->mult = w->qbias + nb;
+    w->shift = w->mult + nb;
     nn_q8_matrix b = {.ld = k,
                       .is_signed = filter->type != ANEURALNETWORKS_TENSOR_QUANT8_ASYMM,
                       .zero = filter->type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL
@@ -519,9 +528,13 @@ int nn_conv_weights_build(const nn_tensor *in, const nn_tensor *filter, const nn
             return ANEURALNETWORKS_OUT_OF_MEMORY;
         }
     }
-    if (bias && bias->data)
-        memcpy(w->qbias, bias->data, (size_t)cout * sizeof(int32_t));
-    nn_conv_requant_params(in, filter, out, cout, w->mult, w->shift);
+    if (!w->qparams_cached) {
+        if (bias && bias->data)
+            memcpy(w->qbias, bias->data, (size_t)cout * sizeof(int32_t));
+        else
+            memset(w->qbias, 0, nb * sizeof(int32_t));
+        nn_conv_requant_params(in, filter, out, cout, w->mult, w->shift);
+    }
     *wp = w;
     return ANEURALNETWORKS_NO_ERROR;
 }
