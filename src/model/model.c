@@ -30,9 +30,18 @@ int nn_operand_to_tensor(const nn_operand *o, nn_tensor *t)
 {
     memset(t, 0, sizeof *t);
     t->type = o->type;
-    int rc = nn_tensor_set_shape(t, o->rank, o->dims);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
+    if (o->rank <= NN_INLINE_RANK) {
+        /* The common case, without set_shape's staging copy. */
+        t->rank = o->rank;
+        if (o->rank) {
+            memcpy(t->dims_inline, o->dims, o->rank * sizeof *o->dims);
+            t->dims = t->dims_inline;
+        }
+    } else {
+        int rc = nn_tensor_set_shape(t, o->rank, o->dims);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
+    }
     t->scale = o->scale;
     t->zero_point = o->zero_point;
     t->channel_quant = o->has_channel_quant ? &o->channel_quant : NULL;
