@@ -282,7 +282,9 @@ static int plan_conv_kind(nn_op_call *c, void **state, int kind)
         return err;
     conv_setup s;
     bool known;
-    if (!w->quant && f->type == ANEURALNETWORKS_TENSOR_FLOAT32 &&
+    /* The filter's own shape rules most layers out before the setup does. */
+    if (!w->quant && f->type == ANEURALNETWORKS_TENSOR_FLOAT32 && f->rank == 4 &&
+        nn_sconv_direct_fits(f->dims[3], f->dims[1], f->dims[2], 1, 1, groups) &&
         !conv_setup_of(c, kind, &s, &known) && known &&
         nn_sconv_direct_fits(s.g.in_c, s.g.f_h, s.g.f_w, s.g.dil_h, s.g.dil_w, s.groups)) {
         w->fdirect = nn_sconv_direct_pack(s.g.out_c, s.g.f_h, s.g.f_w, s.g.in_c, f->data, w->fbias);
@@ -544,9 +546,9 @@ static int tconv_weights_build(const nn_tensor *in, const nn_tensor *f, const nn
     if (err)
         return err;
     for (uint32_t o = 0; o < cout; o++) {
-        if (!w->quant)
+        if (!w->quant && !w->fbias_cached)
             w->fbias[o] = b->data ? nn_tensor_f32_at(b, o) : 0.0f;
-        else if (!w->qparams_cached)
+        else if (w->quant && !w->qparams_cached)
             w->qbias[o] = b->data ? ((const int32_t *)b->data)[o] : 0;
     }
     if (w->quant && !w->qparams_cached)

@@ -453,7 +453,8 @@ void nn_conv_weights_free(nn_conv_weights *w)
     }
     free(w->fpack);
     free(w->qpack);
-    free(w->fbias);
+    if (w->owns_fbias)
+        free(w->fbias);
     if (w->owns_qparams)
         free(w->qparams);
     nn_sconv_direct_free(w->fdirect);
@@ -477,7 +478,7 @@ int nn_conv_weights_build(const nn_tensor *in, const nn_tensor *filter, const nn
     size_t nb = cout ? cout : 1;
     if (!w->quant) {
         w->fpack = calloc(groups, sizeof *w->fpack);
-        w->fbias = calloc(nb, sizeof(float));
+        w->fbias = nn_blob_acquire(nb * sizeof(float), &w->fbias_cached, &w->owns_fbias);
         float *tmp = NULL;
         const float *f = filter->data;
         if (filter->type == ANEURALNETWORKS_TENSOR_FLOAT16) {
@@ -500,9 +501,13 @@ int nn_conv_weights_build(const nn_tensor *in, const nn_tensor *filter, const nn
             }
         }
         free(tmp);
-        if (bias && bias->data)
+        if (!w->fbias_cached && bias && bias->data && bias->type == ANEURALNETWORKS_TENSOR_FLOAT32)
+            memcpy(w->fbias, bias->data, (size_t)cout * sizeof(float));
+        else if (!w->fbias_cached && bias && bias->data)
             for (uint32_t i = 0; i < cout; i++)
                 w->fbias[i] = nn_tensor_f32_at(bias, i);
+        else if (!w->fbias_cached)
+            memset(w->fbias, 0, nb * sizeof(float));
         *wp = w;
         return ANEURALNETWORKS_NO_ERROR;
     }

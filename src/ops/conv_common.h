@@ -105,7 +105,8 @@ typedef struct nn_conv_weights {
     uint32_t groups;
     bool quant;
     nn_sgemm_packed **fpack; /* float: one per group */
-    float *fbias;            /* float: Cout (zeros when absent) */
+    float *fbias;            /* float: Cout (zeros when absent), a compilation cache blob */
+    bool owns_fbias, fbias_cached;
     nn_qgemm_packed **qpack; /* quant: one per group */
     int32_t *qbias;          /* quant: Cout */
     int32_t *mult, *shift;   /* quant: Cout requantization */
@@ -118,8 +119,8 @@ typedef struct nn_conv_weights {
 
 /* Builds weights for filter [Cout, fh, fw, Cg] split into groups (rows are
  * Cout, k = fh*fw*Cg), with bias and the requantization to out. A caller
- * that changes qbias, mult or shift afterwards does so only when
- * !qparams_cached (a hit has its changed values). */
+ * that changes qbias, mult or shift (fbias) afterwards does so only when
+ * !qparams_cached (!fbias_cached): a hit has its changed values. */
 int nn_conv_weights_build(const nn_tensor *in, const nn_tensor *filter, const nn_tensor *bias,
                           const nn_tensor *out, uint32_t groups, nn_conv_weights **w);
 void nn_conv_weights_free(nn_conv_weights *w);
