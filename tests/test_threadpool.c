@@ -3,7 +3,7 @@
  * function on disjoint ranges that cover [0, n) exactly once, for sizes
  * around the lanes' and chunks' boundaries, grains from 0 to beyond n, loop
  * sizes beyond the lanes' 32-bit bounds, loops nested in loops (run by the
- * calling thread), loops started from several threads at once, and
+ * calling thread), loops with a side task on the calling thread, loops started from several threads at once, and
  * workers woken by nn_pool_wake with or without a loop after it; and the
  * kernels whose split depends on the thread count (the float GEMM's task
  * grid, depthwise channel blocks for layers of few rows) give the same bits
@@ -173,6 +173,63 @@ static void test_concurrent(void)
     CHECK(atomic_load(&bad) == 0);
 }
 
+/* nn_parallel_for_beside: the side task runs once, on the calling thread,
+ * before the caller takes any item; a loop inside it (nested) and the main
+ * loop each cover their items once. */
+typedef struct {
+    cover_job loop;
+    pthread_t caller;
+    atomic_bool beside_done;
+    atomic_int beside_calls, bad;
+    bool nested_ok;
+} beside_job;
+
+static void beside_cover(void *arg, size_t begin, size_t end)
+{
+    beside_job *J = arg;
+    if (pthread_equal(pthread_self(), J->caller) && !atomic_load(&J->beside_done))
+        atomic_fetch_add(&J->bad, 1);
+    cover(&J->loop, begin, end);
+}
+
+static void beside_task(void *arg)
+{
+    beside_job *J = arg;
+    atomic_fetch_add(&J->beside_calls, 1);
+    if (!pthread_equal(pthread_self(), J->caller))
+        atomic_fetch_add(&J->bad, 1);
+    J->nested_ok = covers_once(257, 1);
+    atomic_store(&J->beside_done, true);
+}
+
+static void test_beside(void)
+{
+    static const size_t sizes[] = {0, 1, 2, 5, 64, 1000, 20011};
+    static const size_t grains[] = {0, 1, 2, 5000};
+    int bad = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        for (size_t g = 0; g < sizeof grains / sizeof *grains; g++) {
+            size_t n = sizes[s];
+            beside_job J = {.loop = {.n = n, .visits = calloc(n ? n : 1, sizeof(atomic_uchar))},
+                            .caller = pthread_self()};
+            if (J.loop.visits == NULL) {
+                bad++;
+                continue;
+            }
+            nn_parallel_for_beside(n, grains[g], beside_cover, &J, beside_task, &J);
+            bool ok = atomic_load(&J.beside_calls) == 1 && atomic_load(&J.bad) == 0 &&
+                      J.nested_ok && atomic_load(&J.loop.bad_ranges) == 0;
+            for (size_t i = 0; i < n && ok; i++)
+                ok = atomic_load(&J.loop.visits[i]) == 1;
+            if (!ok) {
+                bad++;
+                fprintf(stderr, "  beside: n=%zu grain=%zu\n", n, grains[g]);
+            }
+            free(J.loop.visits);
+        }
+    CHECK(bad == 0);
+}
+
 /* Woken from sleep by nn_pool_wake, before loops and with none to follow. */
 static void test_wake(void)
 {
@@ -336,6 +393,7 @@ int main(void)
     test_cover();
     test_huge();
     test_nested();
+    test_beside();
     test_concurrent();
     test_wake();
     test_split_results();

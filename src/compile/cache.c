@@ -376,10 +376,10 @@ typedef struct model_walk {
     bool uses_memory;
 } model_walk;
 
-/* Everything of an operand that can change what is computed or how. A
- * referenced model is named by its position in the order of first use,
- * and hashed itself once. */
-static int hash_operand(model_walk *w, const nn_operand *o)
+/* Everything of an operand that can change what is computed or how, but the
+ * values of its large constants (pieces). A referenced model is named by
+ * its position in the order of first use, and hashed itself once. */
+static void hash_operand(model_walk *w, const nn_operand *o)
 {
     nn_hasher *h = &w->meta;
     hash_u32(h, (uint32_t)o->type);
@@ -400,33 +400,15 @@ static int hash_operand(model_walk *w, const nn_operand *o)
     }
     if (o->lifetime == NN_LIFETIME_CONSTANT) {
         size_t bytes = o->value ? o->length : 0;
-        w->uses_memory |= o->memory != NULL;
         hash_u64(h, bytes);
         if (!is_pieced(bytes))
             nn_hash_update(h, o->value, bytes);
-        else if (pieces_add(w->pieces, o->value, bytes) != ANEURALNETWORKS_NO_ERROR)
-            return ANEURALNETWORKS_OUT_OF_MEMORY;
     } else if (o->lifetime == NN_LIFETIME_SUBGRAPH) {
-        model_set *set = &w->set;
-        int k = model_set_index(set, o->subgraph);
-        if (k < 0) {
-            if (set->n == set->cap) {
-                uint32_t cap = set->cap ? set->cap * 2 : 8;
-                const ANeuralNetworksModel **items = realloc(set->items, cap * sizeof *items);
-                if (items == NULL)
-                    return ANEURALNETWORKS_OUT_OF_MEMORY;
-                set->items = items;
-                set->cap = cap;
-            }
-            k = (int)set->n;
-            set->items[set->n++] = o->subgraph;
-        }
-        hash_u32(h, (uint32_t)k);
+        hash_u32(h, (uint32_t)model_set_index(&w->set, o->subgraph));
     }
-    return ANEURALNETWORKS_NO_ERROR;
 }
 
-static int hash_model(model_walk *w, const ANeuralNetworksModel *m)
+static void hash_model(model_walk *w, const ANeuralNetworksModel *m)
 {
     /* The small constants and the dimensions are scattered over the heap,
      * and out of the caches after the computations that ran since the model
@@ -440,11 +422,8 @@ static int hash_model(model_walk *w, const ANeuralNetworksModel *m)
     }
     nn_hasher *h = &w->meta;
     hash_u32(h, m->n_operands);
-    for (uint32_t i = 0; i < m->n_operands; i++) {
-        int rc = hash_operand(w, &m->operands[i]);
-        if (rc != ANEURALNETWORKS_NO_ERROR)
-            return rc;
-    }
+    for (uint32_t i = 0; i < m->n_operands; i++)
+        hash_operand(w, &m->operands[i]);
     hash_u32(h, m->n_operations);
     for (uint32_t i = 0; i < m->n_operations; i++) {
         const nn_operation *op = &m->operations[i];
@@ -459,11 +438,44 @@ static int hash_model(model_walk *w, const ANeuralNetworksModel *m)
     hash_u32(h, m->n_outputs);
     nn_hash_update(h, m->outputs, m->n_outputs * sizeof *m->outputs);
     hash_u32(h, m->relaxed);
+}
+
+/* The models' large constants, in the order hash_model comes to them, and
+ * the referenced models in the order of first use (the set grows while it
+ * is walked). OUT_OF_MEMORY or NO_ERROR. */
+static int collect_constants(model_walk *w)
+{
+    model_set *set = &w->set;
+    for (uint32_t k = 0; k < set->n; k++) {
+        const ANeuralNetworksModel *m = set->items[k];
+        for (uint32_t i = 0; i < m->n_operands; i++) {
+            const nn_operand *o = &m->operands[i];
+            if (o->lifetime == NN_LIFETIME_CONSTANT) {
+                w->uses_memory |= o->memory != NULL;
+                size_t bytes = o->value ? o->length : 0;
+                if (is_pieced(bytes) &&
+                    pieces_add(w->pieces, o->value, bytes) != ANEURALNETWORKS_NO_ERROR)
+                    return ANEURALNETWORKS_OUT_OF_MEMORY;
+            } else if (o->lifetime == NN_LIFETIME_SUBGRAPH &&
+                       model_set_index(set, o->subgraph) < 0) {
+                if (set->n == set->cap) {
+                    uint32_t cap = set->cap * 2;
+                    const ANeuralNetworksModel **items = realloc(set->items, cap * sizeof *items);
+                    if (items == NULL)
+                        return ANEURALNETWORKS_OUT_OF_MEMORY;
+                    set->items = items;
+                    set->cap = cap;
+                }
+                set->items[set->n++] = o->subgraph;
+            }
+        }
+    }
     return ANEURALNETWORKS_NO_ERROR;
 }
 
-/* The models' part of the hash, in two steps around the hashing of the
- * pieces: model_begin walks (and adds the large constants to pieces),
+/* The models' part of the hash, in three steps around the hashing of the
+ * pieces: model_begin lists the large constants as pieces, model_meta
+ * hashes everything else (it may run while the pieces are hashed),
  * model_end takes their digests. */
 typedef struct model_hash_job {
     const ANeuralNetworksCompilation *c;
@@ -478,6 +490,13 @@ typedef struct model_hash_job {
 #define MEMO_WRITING 1
 #define MEMO_READY 2
 
+static void model_job_free(model_hash_job *j)
+{
+    free(j->walk.set.items);
+    j->walk.set.items = NULL;
+}
+
+/* OUT_OF_MEMORY or NO_ERROR; model_job_free frees what it made either way. */
 static int model_begin(model_hash_job *j, const ANeuralNetworksCompilation *c, piece_list *pieces)
 {
     memset(j, 0, sizeof *j);
@@ -489,7 +508,6 @@ static int model_begin(model_hash_job *j, const ANeuralNetworksCompilation *c, p
         return ANEURALNETWORKS_NO_ERROR;
     }
     model_walk *w = &j->walk;
-    nn_hash_init(&w->meta, SEED_MODEL);
     w->pieces = pieces;
     j->first_piece = pieces->n;
     w->set.items = malloc(8 * sizeof *w->set.items);
@@ -497,15 +515,19 @@ static int model_begin(model_hash_job *j, const ANeuralNetworksCompilation *c, p
         return ANEURALNETWORKS_OUT_OF_MEMORY;
     w->set.cap = 8;
     w->set.items[w->set.n++] = m;
-    int rc = ANEURALNETWORKS_NO_ERROR;
-    /* The set grows while it is walked: every model is hashed once, in the
-     * order of first reference. */
-    for (uint32_t k = 0; k < w->set.n && rc == ANEURALNETWORKS_NO_ERROR; k++)
-        rc = hash_model(w, w->set.items[k]);
-    free(w->set.items);
-    w->set.items = NULL;
+    int rc = collect_constants(w);
     j->n_pieces = pieces->n - j->first_piece;
     return rc;
+}
+
+static void model_meta(model_hash_job *j)
+{
+    if (j->remembered)
+        return;
+    model_walk *w = &j->walk;
+    nn_hash_init(&w->meta, SEED_MODEL);
+    for (uint32_t k = 0; k < w->set.n; k++)
+        hash_model(w, w->set.items[k]);
 }
 
 /*
@@ -552,9 +574,11 @@ int nn_cache_model_hash(const ANeuralNetworksCompilation *c, uint8_t out[NN_CACH
     model_hash_job job;
     int rc = model_begin(&job, c, &pieces);
     if (rc == ANEURALNETWORKS_NO_ERROR) {
+        model_meta(&job);
         pieces_hash(&pieces);
         model_end(&job, &pieces, out);
     }
+    model_job_free(&job);
     free(pieces.items);
     return rc;
 }
@@ -1033,8 +1057,9 @@ void *nn_blob_acquire(size_t bytes, bool *filled, bool *owned)
                 return (void *)(s->map + b->offset);
             }
         }
-        /* Only a forged entry (its hashes check out) can get here: the
-         * packing is made again rather than trusted. */
+        /* An entry for another model (its hash is checked while the plan
+         * is built) or a forged one can get here: the packing is made
+         * again rather than trusted. */
         s->mismatches++;
         return aligned_bytes(bytes);
     }
@@ -1329,101 +1354,172 @@ static void drop_entry(mapped_entry **kept, const uint8_t **map, size_t bytes)
     *map = NULL;
 }
 
-/* Finds the entry for c, kept mapped (*kept) or mapped anew, if there is one
- * whose header fits (*map, *bytes, *hd), and hashes the model, with the
- * payload of an entry mapped anew, in one parallel loop. Returns
- * OUT_OF_MEMORY or NO_ERROR; *map is NULL unless the entry is usable. */
-static int find_entry(const ANeuralNetworksCompilation *c, const char *path, cache_header *want,
-                      mapped_entry **kept, const uint8_t **map, size_t *bytes, cache_header *hd)
+/* The entry at path, kept mapped (*kept) or mapped anew, when its header
+ * fits (*map, *bytes, *hd); *map is NULL when there is none that may be
+ * usable. Its model and payload hashes are still to be checked. */
+static void find_entry(const char *path, const cache_header *want, mapped_entry **kept,
+                       const uint8_t **map, size_t *bytes, file_identity *id, cache_header *hd)
 {
     const char *why = NULL;
-    file_identity id = {0};
     struct stat st;
     *kept = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? mapped_find(path, &st) : NULL;
     if (*kept) {
         *map = (*kept)->map;
         *bytes = (*kept)->bytes;
     } else {
-        *map = map_entry(path, bytes, &id, &why);
+        *map = map_entry(path, bytes, id, &why);
     }
     if (*map != NULL && (why = check_header(*map, *bytes, want, hd)) != NULL)
         drop_entry(kept, map, *bytes);
-    bool check_payload = *map != NULL && *kept == NULL;
-    piece_list pieces = {0};
-    model_hash_job job;
-    int rc = model_begin(&job, c, &pieces);
-    size_t payload_first = pieces.n;
-    const cache_blob *table = *map ? (const cache_blob *)(*map + HEADER_SPAN) : NULL;
-    if (rc == ANEURALNETWORKS_NO_ERROR && check_payload)
-        rc = payload_begin(table, hd->n_blobs, *map, NULL, &pieces);
-    if (rc == ANEURALNETWORKS_NO_ERROR) {
-        pieces_hash(&pieces);
-        model_end(&job, &pieces, want->model_hash);
-        if (*map && memcmp(hd->model_hash, want->model_hash, sizeof hd->model_hash) != 0) {
-            why = "another model";
-        } else if (check_payload) {
-            uint8_t sum[NN_CACHE_HASH_BYTES];
-            payload_end(table, hd->n_blobs, *map, NULL, &pieces, payload_first, sum);
-            if (memcmp(sum, hd->payload_hash, sizeof sum) != 0)
-                why = "corrupt payload";
-        }
-    }
-    free(pieces.items);
-    if (*map && (why != NULL || rc != ANEURALNETWORKS_NO_ERROR))
-        drop_entry(kept, map, *bytes);
-    else if (*map && *kept == NULL)
-        *kept = mapped_add(path, &id, *map, *bytes, hd);
     if (why != NULL)
         nn_vlog("compilation cache: ignoring %s: %s", path, why);
-    return rc;
 }
 
+/* A plan build with the blobs of store (nn_plan_build's result in rc). */
+typedef struct plan_job {
+    const ANeuralNetworksModel *model;
+    nn_cache *store;
+    nn_plan *plan;
+    int rc;
+} plan_job;
+
+static void build_with_store(plan_job *j)
+{
+    building = j->store;
+    j->rc = nn_plan_build(j->model, &j->plan);
+    building = NULL;
+}
+
+/* What the calling thread does while the pieces are hashed: the rest of the
+ * model's hash, then, with an entry to try, the plan. */
+typedef struct beside_job {
+    model_hash_job *hash;
+    plan_job *build; /* NULL: none yet */
+} beside_job;
+
+static void hash_rest_then_build(void *arg)
+{
+    beside_job *j = arg;
+    model_meta(j->hash);
+    if (j->build)
+        build_with_store(j->build);
+}
+
+/* Makes s a miss that records its blobs, forgetting a hit's entry. */
+static void make_recording(nn_cache *s)
+{
+    s->kept = NULL;
+    s->map = NULL;
+    s->map_bytes = 0;
+    s->table = NULL;
+    s->n_table = s->cursor = s->mismatches = 0;
+    s->recording = true;
+}
+
+/*
+ * The workers hash the model's large constants (and the payload of an entry
+ * mapped anew) while this thread hashes the rest of the model and, with an
+ * entry whose header fits, builds the plan with its blobs: a hit costs
+ * about half of the two. Blobs are only
+ * pointed to while a plan is built, never read, so an entry that turns out
+ * to be for another model, or corrupt, costs only the plan built in vain,
+ * which is freed before the entry is let go; the plan is then built anew
+ * with recorded blobs and the entry rewritten. Without an entry the hash
+ * comes first, so that packing has the workers.
+ */
 int nn_cache_build_plan(const ANeuralNetworksCompilation *c, nn_plan **plan, nn_cache **cache)
 {
     *cache = NULL;
+    *plan = NULL;
+    /* Sleeping workers wake while the entry is looked up and the model
+     * walked, not when the hash loop asks for them. */
+    nn_pool_wake();
     char *path = nn_cache_entry_path(c->cache_dir, c->cache_token);
-    if (path == NULL)
+    nn_cache *s = path ? calloc(1, sizeof *s) : NULL;
+    if (s == NULL) {
+        free(path);
         return ANEURALNETWORKS_OUT_OF_MEMORY;
+    }
+    atomic_init(&s->refs, 1);
     static const uint8_t unknown_yet[NN_CACHE_HASH_BYTES];
     cache_header want = {0}, hd = {0};
     header_identity(&want, c->cache_token, unknown_yet);
     const uint8_t *map;
     mapped_entry *kept;
     size_t bytes = 0;
-    int rc = find_entry(c, path, &want, &kept, &map, &bytes, &hd);
-    nn_cache *s = rc == ANEURALNETWORKS_NO_ERROR ? calloc(1, sizeof *s) : NULL;
-    if (s == NULL) {
-        drop_entry(&kept, &map, bytes);
-        free(path);
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
-    }
-    atomic_init(&s->refs, 1);
-    bool hit = map != NULL;
-    if (hit) {
-        s->kept = kept;
+    file_identity id = {0};
+    find_entry(path, &want, &kept, &map, &bytes, &id, &hd);
+    bool check_payload = map != NULL && kept == NULL;
+    piece_list pieces = {0};
+    model_hash_job job;
+    int rc = model_begin(&job, c, &pieces);
+    size_t payload_first = pieces.n;
+    const cache_blob *table = map ? (const cache_blob *)(map + HEADER_SPAN) : NULL;
+    if (rc == ANEURALNETWORKS_NO_ERROR && check_payload)
+        rc = payload_begin(table, hd.n_blobs, map, NULL, &pieces);
+    plan_job build = {.model = c->model, .store = s};
+    const char *why = NULL;
+    if (rc == ANEURALNETWORKS_NO_ERROR && map != NULL) {
         s->map = map;
         s->map_bytes = bytes;
-        s->table = (const cache_blob *)(map + HEADER_SPAN);
+        s->table = table;
         s->n_table = hd.n_blobs;
-    } else {
-        s->recording = true;
+        beside_job beside = {&job, &build};
+        nn_parallel_for_beside(pieces.n, 2, hash_piece_range, pieces.items, hash_rest_then_build,
+                               &beside);
+        model_end(&job, &pieces, want.model_hash);
+        if (memcmp(hd.model_hash, want.model_hash, sizeof hd.model_hash) != 0) {
+            why = "another model";
+        } else if (check_payload) {
+            uint8_t sum[NN_CACHE_HASH_BYTES];
+            payload_end(table, hd.n_blobs, map, NULL, &pieces, payload_first, sum);
+            if (memcmp(sum, hd.payload_hash, sizeof sum) != 0)
+                why = "corrupt payload";
+        }
+        if (why != NULL) {
+            nn_vlog("compilation cache: ignoring %s: %s", path, why);
+            nn_plan_free(build.plan);
+            build.plan = NULL;
+            make_recording(s);
+            drop_entry(&kept, &map, bytes);
+        }
+    } else if (rc == ANEURALNETWORKS_NO_ERROR) {
+        beside_job beside = {&job, NULL};
+        nn_parallel_for_beside(pieces.n, 2, hash_piece_range, pieces.items, hash_rest_then_build,
+                               &beside);
+        model_end(&job, &pieces, want.model_hash);
     }
-    building = s;
-    rc = nn_plan_build(c->model, plan);
-    building = NULL;
+    model_job_free(&job);
+    free(pieces.items);
+    if (rc == ANEURALNETWORKS_NO_ERROR && map == NULL) {
+        s->recording = true;
+        build_with_store(&build);
+        rc = build.rc;
+    } else if (rc == ANEURALNETWORKS_NO_ERROR) {
+        rc = build.rc;
+        if (rc == ANEURALNETWORKS_NO_ERROR && kept == NULL)
+            kept = mapped_add(path, &id, map, bytes, &hd);
+        s->kept = kept;
+    }
     if (rc != ANEURALNETWORKS_NO_ERROR) {
+        nn_plan_free(build.plan);
+        if (map != NULL) {
+            make_recording(s);
+            drop_entry(&kept, &map, bytes);
+        }
         nn_cache_release(s);
         free(path);
         return rc;
     }
-    if (hit && (s->mismatches || s->cursor != s->n_table))
+    if (map && (s->mismatches || s->cursor != s->n_table))
         nn_vlog("compilation cache: %s did not fit the plan (%u of %u blobs used, %u repacked)",
                 path, s->cursor, s->n_table, s->mismatches);
-    else if (hit)
+    else if (map)
         nn_vlog("compilation cache: loaded %s (%u blobs)", path, s->n_table);
-    if (!hit)
+    if (!map)
         save_entry(c->cache_dir, path, s, &want);
     free(path);
+    *plan = build.plan;
     *cache = s;
     return ANEURALNETWORKS_NO_ERROR;
 }

@@ -16,7 +16,9 @@
  * memory. *filled: it already holds the data a previous compilation of the
  * same model packed (never write to it then). *owned: the caller frees it
  * with free(); otherwise the compilation owns it. Packings must request
- * their blobs in an order that depends only on the model and the ISA. */
+ * their blobs in an order that depends only on the model and the ISA, and
+ * must not read a filled blob while the plan is built: on a hit the entry's
+ * hashes are checked meanwhile, and only a plan that passes runs. */
 void *nn_blob_acquire(size_t bytes, bool *filled, bool *owned);
 
 #endif

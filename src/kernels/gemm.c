@@ -483,8 +483,8 @@ nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
     }
     if (colsum_filled && data_filled && (wide_filled || !p->wide))
         return p;
-    /* Partly cached (only a forged entry can do that): everything is packed
-     * again, into memory of its own where the blob is the entry's. */
+    /* Partly cached (an entry for another model, or a forged one): all is
+     * packed again, into memory of its own where the blob is the entry's. */
     if (colsum_filled) {
         p->colsum = aligned_alloc64(cols * sizeof(int32_t));
         p->owns_colsum = true;

@@ -323,10 +323,10 @@ int nn_thread_count(void)
 
 void nn_pool_wake(void)
 {
-    /* Nobody asleep (or no pool yet): nothing to do, and no lock taken. A
-     * worker falling asleep meanwhile is woken by the next loop instead. */
-    if (!atomic_load_explicit(&pool.started, memory_order_acquire) ||
-        atomic_load(&pool.sleepers) == 0)
+    /* A new pool's workers start polling at once. Nobody asleep: nothing to
+     * do, and no lock taken. A worker falling asleep meanwhile is woken by
+     * the next loop instead. */
+    if (nn_thread_count() == 1 || atomic_load(&pool.sleepers) == 0)
         return;
     pthread_mutex_lock(&pool.lock);
     atomic_fetch_add(&pool.nudges, 1);
@@ -336,13 +336,20 @@ void nn_pool_wake(void)
 
 void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
 {
-    if (n == 0)
-        return;
+    nn_parallel_for_beside(n, grain, fn, arg, NULL, NULL);
+}
+
+void nn_parallel_for_beside(size_t n, size_t grain, nn_range_fn fn, void *arg,
+                            void (*beside)(void *), void *beside_arg)
+{
     if (grain == 0)
         grain = 1;
     int threads = nn_thread_count();
-    if (threads == 1 || n <= grain || pthread_mutex_trylock(&pool.job_lock) != 0) {
-        fn(arg, 0, n);
+    if (n == 0 || threads == 1 || n <= grain || pthread_mutex_trylock(&pool.job_lock) != 0) {
+        if (beside)
+            beside(beside_arg);
+        if (n)
+            fn(arg, 0, n);
         return;
     }
     /* Lane units fit the lanes' 32-bit bounds. */
@@ -376,6 +383,10 @@ void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg)
     /* After unlocking: a woken worker does not block on the lock at once
      * (the generation changed under it, so no sleeper can miss the wake). */
     pthread_cond_broadcast(&pool.wake);
+    /* The workers start on their lanes meanwhile, and take over the back
+     * of the caller's when theirs are done. */
+    if (beside)
+        beside(beside_arg);
     run_lanes(0);
     /* Every chunk is taken: no worker may join from now on. */
     int joined = (int)(atomic_fetch_or(&pool.ticket, TICKET_CLOSED) & TICKET_COUNT);

@@ -18,9 +18,16 @@ typedef void (*nn_range_fn)(void *arg, size_t begin, size_t end);
 /* grain: the smallest chunk worth handing to another thread. */
 void nn_parallel_for(size_t n, size_t grain, nn_range_fn fn, void *arg);
 
-/* Wakes the workers that went to sleep, for loops about to come (a
- * computation starting): they poll again for a while, so the first loop
- * does not wait for them to wake. Costs nothing when none sleeps. */
+/* nn_parallel_for, with beside(beside_arg) run on the calling thread, once,
+ * before it takes its share of [0, n): serial work that the loop's items do
+ * not depend on overlaps the loop. A nested nn_parallel_for in beside runs
+ * on the calling thread alone, as any nested loop does. */
+void nn_parallel_for_beside(size_t n, size_t grain, nn_range_fn fn, void *arg,
+                            void (*beside)(void *), void *beside_arg);
+
+/* Starts the workers, or wakes those that went to sleep, for loops about to
+ * come (a computation starting): they poll for a while, so the first loop
+ * does not wait for them to start or wake. Costs nothing when none sleeps. */
 void nn_pool_wake(void);
 
 /* Threads a parallel loop may use (workers + caller). */
