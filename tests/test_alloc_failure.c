@@ -11,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -158,6 +159,14 @@ static int results_right(void)
  * maps it). */
 static char cache_dir[] = "/tmp/nn-alloc-failure-XXXXXX";
 static bool cache_cold;
+/* With foreign_entry, every sequence finds the entry of the same model
+ * compiled with another preference under its token: its header fits, so
+ * the plan is built with it while the model is hashed, then built again. */
+static uint8_t *foreign_entry;
+static size_t foreign_bytes;
+static char entry_path[sizeof cache_dir + 256 + 1];
+static bool use_foreign;
+static int32_t preference = -1;
 
 static void empty_cache_dir(void)
 {
@@ -214,6 +223,16 @@ static int sequence(bool on_cpu)
     }
     if (cache_cold)
         empty_cache_dir();
+    if (use_foreign) {
+        int fd = open(entry_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        bool written = fd >= 0 && write(fd, foreign_entry, foreign_bytes) == (ssize_t)foreign_bytes;
+        if (fd >= 0)
+            close(fd);
+        if (!written)
+            return -1;
+    }
+    if (preference >= 0)
+        TRY(ANeuralNetworksCompilation_setPreference(o.compilation, preference));
     TRY(ANeuralNetworksCompilation_setCaching(o.compilation, cache_dir, (const uint8_t *)
                                               "0123456789abcdef0123456789abcdef"));
     TRY(ANeuralNetworksCompilation_finish(o.compilation));
@@ -342,6 +361,41 @@ static int sequence_cache_miss(void)
     return rc;
 }
 
+/* The same on the CPU device (whose plans are cached, with a driver loaded
+ * too), finding an entry for another compilation of the model. */
+static int sequence_foreign_entry(void)
+{
+    use_foreign = true;
+    int rc = sequence(true);
+    use_foreign = false;
+    return rc;
+}
+
+/* Writes the entry of the CPU sequence compiled with another preference and
+ * keeps its bytes and name; false when that fails. */
+static bool make_foreign_entry(void)
+{
+    empty_cache_dir();
+    preference = ANEURALNETWORKS_PREFER_LOW_POWER;
+    int rc = sequence(true);
+    preference = -1;
+    DIR *d = opendir(cache_dir);
+    if (rc != 0 || d == NULL)
+        return false;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.')
+            snprintf(entry_path, sizeof entry_path, "%s/%s", cache_dir, e->d_name);
+    closedir(d);
+    FILE *f = entry_path[0] ? fopen(entry_path, "rb") : NULL;
+    if (f == NULL)
+        return false;
+    bool ok = fseek(f, 0, SEEK_END) == 0 && (foreign_bytes = (size_t)ftell(f)) > 0 &&
+              fseek(f, 0, SEEK_SET) == 0 && (foreign_entry = malloc(foreign_bytes)) != NULL &&
+              fread(foreign_entry, 1, foreign_bytes, f) == foreign_bytes;
+    fclose(f);
+    return ok;
+}
+
 /* Fails each allocation of seq in turn; returns the number of failures. */
 static int inject(int (*seq)(void), const char *name, int *passed)
 {
@@ -406,6 +460,13 @@ int main(void)
     failed += inject(sequence_default, "the sequence", &passed);
     failed += inject(sequence_cache_miss, "the sequence without a cache entry", &passed);
     failed += inject(sequence_rank, "the rank-20 sequence", &passed);
+    if (make_foreign_entry()) {
+        failed += inject(sequence_foreign_entry, "the sequence finding another entry", &passed);
+    } else {
+        fprintf(stderr, "the entry of another preference could not be made\n");
+        failed++;
+    }
+    free(foreign_entry);
     empty_cache_dir();
     rmdir(cache_dir);
     fclose(f);
