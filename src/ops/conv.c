@@ -546,12 +546,12 @@ static int tconv_weights_build(const nn_tensor *in, const nn_tensor *f, const nn
     if (err)
         return err;
     for (uint32_t o = 0; o < cout; o++) {
-        if (!w->quant && !w->fbias_cached)
-            w->fbias[o] = b->data ? nn_tensor_f32_at(b, o) : 0.0f;
-        else if (w->quant && !w->qparams_cached)
+        if (w->quant)
             w->qbias[o] = b->data ? ((const int32_t *)b->data)[o] : 0;
+        else
+            w->fbias[o] = b->data ? nn_tensor_f32_at(b, o) : 0.0f;
     }
-    if (w->quant && !w->qparams_cached)
+    if (w->quant)
         nn_conv_requant_params(in, f, out, cout, w->mult, w->shift);
     *wp = w;
     return ANEURALNETWORKS_NO_ERROR;

@@ -105,22 +105,15 @@ typedef struct nn_conv_weights {
     uint32_t groups;
     bool quant;
     nn_sgemm_packed **fpack; /* float: one per group */
-    float *fbias;            /* float: Cout (zeros when absent), a compilation cache blob */
-    bool owns_fbias, fbias_cached;
+    float *fbias;            /* float: Cout (zeros when absent) */
     nn_qgemm_packed **qpack; /* quant: one per group */
     int32_t *qbias;          /* quant: Cout */
-    int32_t *mult, *shift;   /* quant: Cout requantization */
-    /* quant: qbias, mult and shift in one compilation cache blob
-     * (kernels/blob.h); final and read-only when cached (a hit) */
-    int32_t *qparams;
-    bool owns_qparams, qparams_cached;
+    int32_t *mult, *shift;   /* quant: Cout requantization, in qbias's allocation */
     struct nn_sconv_direct_weights *fdirect; /* float, few input channels: conv_direct.h */
 } nn_conv_weights;
 
 /* Builds weights for filter [Cout, fh, fw, Cg] split into groups (rows are
- * Cout, k = fh*fw*Cg), with bias and the requantization to out. A caller
- * that changes qbias, mult or shift (fbias) afterwards does so only when
- * !qparams_cached (!fbias_cached): a hit has its changed values. */
+ * Cout, k = fh*fw*Cg), with bias and the requantization to out. */
 int nn_conv_weights_build(const nn_tensor *in, const nn_tensor *filter, const nn_tensor *bias,
                           const nn_tensor *out, uint32_t groups, nn_conv_weights **w);
 void nn_conv_weights_free(nn_conv_weights *w);

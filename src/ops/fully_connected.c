@@ -99,7 +99,7 @@ static int fc_weights(const nn_op_call *c, nn_conv_weights **w)
     int err = nn_conv_weights_build(c->in[0], &f, b, c->out[0], 1, w);
     /* TFLite's FULLY_CONNECTED multiplies the scales in float32 for int8
      * too (GetQuantizedConvolutionMultipler), unlike its int8 CONV_2D. */
-    if (!err && (*w)->quant && !(*w)->qparams_cached) {
+    if (!err && (*w)->quant) {
         int shift;
         nn_quantize_multiplier((double)(c->in[0]->scale * f.scale) / (double)c->out[0]->scale,
                                &(*w)->mult[0], &shift);
