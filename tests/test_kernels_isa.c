@@ -379,6 +379,37 @@ static void ref_qfused(size_t rows, size_t kq, const nn_q8_rows *a, const int32_
     }
 }
 
+/* Operands of case `cases`: random bytes, or (one case in four) A's bytes
+ * all 255 (flipped or not) against B all -128 or all 127, the products'
+ * largest magnitudes (a kernel whose pair sums saturated int16 fails). */
+static void fill_operands(int cases, uint8_t *a, size_t a_bytes, int8_t *b, size_t b_bytes)
+{
+    const int mode = cases % 8 == 3 ? 1 : (cases % 8 == 7 ? 2 : 0);
+    for (size_t i = 0; i < a_bytes; i++)
+        a[i] = mode ? 0xFF : (uint8_t)rnd();
+    for (size_t i = 0; i < b_bytes; i++)
+        b[i] = mode == 1 ? -128 : (mode == 2 ? 127 : (int8_t)rnd());
+}
+
+/* An output zero point, the type's extremes one time in four. */
+static int32_t rnd_out_zero(bool out_signed)
+{
+    if (rnd() % 4 == 0)
+        return rnd() & 1 ? (out_signed ? -128 : 0) : (out_signed ? 127 : 255);
+    return out_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+}
+
+/* The int16 copy of one panel of kq words that q_wide_b kernels read. */
+static void widen_panel(const int8_t *panel, int16_t *wide, size_t kq)
+{
+#if defined(NN_KERNELS_X86_64)
+    nn_widen_i8_avx2(panel, wide, 1, kq);
+#else
+    for (size_t i = 0; i < kq * 4 * NN_GEMM_NR; i++)
+        wide[i] = panel[i];
+#endif
+}
+
 /* How a kernel is handed A (nn_q8_rows): gemm.c's two ways, and one with
  * other steps that the contract allows too. */
 enum { A_PACKED, A_IN_PLACE, A_STRIDED, A_LAYOUTS };
@@ -386,8 +417,10 @@ enum { A_PACKED, A_IN_PLACE, A_STRIDED, A_LAYOUTS };
 /* int8 GEMM kernels of level K against the portable ones, bit for bit. */
 static void check_qgemm(const level *L, const nn_gemm_isa *K)
 {
-    enum { KQ_MAX = 70, ACC = NN_GEMM_MAX_MR * NN_GEMM_NR };
-    static const size_t kqs[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 33, KQ_MAX};
+    /* Up to past a k block of gemm.c (256 words), which kernels that copy
+     * A by blocks take in several. */
+    enum { KQ_MAX = 300, ACC = NN_GEMM_MAX_MR * NN_GEMM_NR };
+    static const size_t kqs[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 33, 70, KQ_MAX};
     _Alignas(64) static int8_t panel[KQ_MAX * 4 * NN_GEMM_NR];
     _Alignas(64) static int16_t wide[KQ_MAX * 4 * NN_GEMM_NR];
     int32_t start[ACC], acc_in[ACC], want[ACC], got[ACC], row_term[NN_GEMM_MAX_MR];
@@ -399,10 +432,6 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
         for (size_t rows = 1; rows <= K->q_mr; rows++)
             for (int layout = 0; layout < A_LAYOUTS; layout++) {
                 const size_t kq = kqs[ki];
-                for (size_t i = 0; i < kq * 4 * NN_GEMM_NR; i++) {
-                    panel[i] = (int8_t)rnd();
-                    wide[i] = panel[i];
-                }
                 const int32_t *b = K->q_wide_b ? (const int32_t *)(const void *)wide
                                                : (const int32_t *)(const void *)panel;
                 /* Word (i, g) at i * row + g * group; packed keeps the
@@ -425,8 +454,8 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
                     CHECK(!"allocation");
                     return;
                 }
-                for (size_t i = 0; i < bytes; i++)
-                    abuf[i] = (uint8_t)rnd();
+                fill_operands(cases, abuf, bytes, panel, kq * 4 * NN_GEMM_NR);
+                widen_panel(panel, wide, kq);
                 nn_q8_rows a = {abuf, row, group, rnd() & 1 ? 0x80808080u : 0};
                 for (size_t i = 0; i < ACC; i++) {
                     start[i] = rnd_i32();
@@ -456,8 +485,9 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
                         .col_term = col_term, .mult = mult, .shift = shift,
                         .rounding = rnd() & 1 ? NN_ROUND_UP : NN_ROUND_AWAY,
                         .row_term = rnd() & 1 ? row_term : NULL,
-                        .cols = cases % 3 == 0 ? 1 + rnd() % NN_GEMM_NR : NN_GEMM_NR,
-                        .out_zero = out_signed ? rnd_range(-128, 127) : rnd_range(0, 255),
+                        /* Every width of a partial panel in turn. */
+                        .cols = cases % 2 == 0 ? 1 + (size_t)(cases / 2) % NN_GEMM_NR : NN_GEMM_NR,
+                        .out_zero = rnd_out_zero(out_signed),
                         .lo = out_signed ? -128 : 0, .hi = out_signed ? 127 : 255,
                         .out_signed = out_signed};
                     if (rnd() & 1)
@@ -488,12 +518,14 @@ static void check_qgemm(const level *L, const nn_gemm_isa *K)
  * a whole k block, a partial last panel, one rounding for every panel. */
 static void check_qgemm_panels(const level *L, const nn_gemm_isa *K)
 {
-    enum { PANELS = 3, KQ_MAX = 256, BSTRIDE = KQ_MAX * NN_GEMM_NR + NN_GEMM_NR };
+    /* k from one word to a whole k block of gemm.c (256), and past it. */
+    enum { PANELS = 3, KQ_MAX = 300, BSTRIDE = KQ_MAX * NN_GEMM_NR + NN_GEMM_NR };
     enum { LDC = PANELS * NN_GEMM_NR + 5 };
-    static const size_t kqs[] = {1, 2, 4, 5, 9, 16, 17, 33, 64, 255, KQ_MAX};
+    static const size_t kqs[] = {1, 2, 4, 5, 9, 16, 17, 33, 64, 255, 256, KQ_MAX};
     if (!K->qpanels)
         return;
     _Alignas(64) static int8_t b[PANELS * BSTRIDE * 4];
+    _Alignas(64) static int16_t wide[PANELS * BSTRIDE * 4];
     static uint8_t abuf[NN_GEMM_MAX_MR * (8 * KQ_MAX + 12)];
     int32_t col_term[PANELS][NN_GEMM_NR], mult[PANELS][NN_GEMM_NR], shift[PANELS][NN_GEMM_NR];
     int32_t row_term[NN_GEMM_MAX_MR];
@@ -505,16 +537,15 @@ static void check_qgemm_panels(const level *L, const nn_gemm_isa *K)
                 const size_t kq = kqs[ki];
                 if (kq > 64 && rows % 5 != 1)
                     continue; /* long k: a few heights suffice */
-                for (size_t i = 0; i < sizeof b; i++)
-                    b[i] = (int8_t)rnd();
-                for (size_t i = 0; i < sizeof abuf; i++)
-                    abuf[i] = (uint8_t)rnd();
+                fill_operands(cases, abuf, sizeof abuf, b, sizeof b);
+                for (size_t q = 0; q < PANELS; q++)
+                    widen_panel(b + 4 * q * BSTRIDE, wide + 4 * q * BSTRIDE, kq);
                 bool strided = rnd() % 4 == 0;
                 size_t row = strided ? 8 * kq + 12 : 4 * kq + 4 * (rnd() % 3);
                 nn_q8_rows a = {abuf, row, strided ? 8 : 4, rnd() & 1 ? 0x80808080u : 0};
                 bool out_signed = rnd() & 1;
                 nn_rounding rounding = rnd() & 1 ? NN_ROUND_UP : NN_ROUND_AWAY;
-                int32_t out_zero = out_signed ? rnd_range(-128, 127) : rnd_range(0, 255);
+                int32_t out_zero = rnd_out_zero(out_signed);
                 int32_t lo = rnd() & 1 ? out_zero : (out_signed ? -128 : 0);
                 int32_t hi = rnd() % 3 == 0 ? rnd_range(lo, out_signed ? 127 : 255)
                                             : (out_signed ? 127 : 255);
@@ -529,8 +560,10 @@ static void check_qgemm_panels(const level *L, const nn_gemm_isa *K)
                         shift[q][j] = rnd() % 5 ? rnd_range(-22, -6)
                                                 : rnd_range(-NN_QGEMM_FUSED_MAX_RIGHT, 31);
                     }
-                    size_t cols = q + 1 == panels && cases % 3 == 0 ? 1 + rnd() % NN_GEMM_NR
-                                                                     : NN_GEMM_NR;
+                    /* Every width of a partial last panel in turn. */
+                    size_t cols = q + 1 == panels && cases % 2 == 0
+                                          ? 1 + (size_t)(cases / 2) % NN_GEMM_NR
+                                          : NN_GEMM_NR;
                     e[q] = (nn_qgemm_epilogue){
                         .col_term = col_term[q], .mult = mult[q], .shift = shift[q],
                         .rounding = rounding, .row_term = rows_too ? row_term : NULL,
@@ -542,8 +575,13 @@ static void check_qgemm_panels(const level *L, const nn_gemm_isa *K)
                 for (size_t q = 0; q < panels; q++)
                     ref_qfused(rows, kq, &a, (const int32_t *)(const void *)(b + 4 * q * BSTRIDE),
                                NULL, &e[q], cwant + q * NN_GEMM_NR, LDC);
-                K->qpanels(rows, kq, &a, (const int32_t *)(const void *)b, BSTRIDE, panels, e,
-                           cgot, LDC);
+                /* q_wide_b: the same panels as int16, twice the stride in words. */
+                if (K->q_wide_b)
+                    K->qpanels(rows, kq, &a, (const int32_t *)(const void *)wide, 2 * BSTRIDE,
+                               panels, e, cgot, LDC);
+                else
+                    K->qpanels(rows, kq, &a, (const int32_t *)(const void *)b, BSTRIDE, panels, e,
+                               cgot, LDC);
                 bad += memcmp(cwant, cgot, sizeof cgot) != 0;
                 cases++;
             }

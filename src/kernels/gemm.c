@@ -22,6 +22,8 @@
 #define KQ 1024      /* int8 k block (bytes per row of packed A) */
 #define NB_PANELS 16 /* columns per task: 256 */
 
+_Static_assert(KQ / 4 == NN_QGEMM_WIDE_BLOCK, "the AVX2 wide panels are laid out by k blocks");
+
 /* ---- portable kernels ---- */
 
 void nn_sgemm_kernel_c(size_t mr, size_t kc, const float *a, size_t lda, const float *b, float *c,
@@ -122,7 +124,7 @@ static const nn_gemm_isa isa_c = {NN_SGEMM_MR_C,     nn_sgemm_kernel_c, false,
 static const nn_gemm_isa isa_avx2 = {NN_SGEMM_MR_AVX2,     nn_sgemm_kernel_avx2, false,
                                       NN_QGEMM_MR_AVX2,     true,  nn_qgemm_kernel_avx2,
                                       nn_qgemm_fused_avx2, nn_sgemm_dot_c,
-                                      nn_sgemm_kernel_panels_avx2, NULL};
+                                      nn_sgemm_kernel_panels_avx2, nn_qgemm_fused_panels_avx2};
 static const nn_gemm_isa isa_avx512 = {NN_SGEMM_MR_AVX512, nn_sgemm_kernel_avx512, true,
                                         NN_QGEMM_MR_AVX512, false, nn_qgemm_kernel_avx512,
                                         nn_qgemm_fused_avx512, nn_sgemm_dot_avx512,
@@ -526,12 +528,11 @@ nn_qgemm_packed *nn_qgemm_pack(size_t n, size_t k, const nn_q8_matrix *b)
         p->colsum[j] = sum;
     }
     if (p->wide) {
-        size_t bytes = cols * p->kq * 4;
         const int8_t *narrow = (const int8_t *)p->data;
 #if defined(NN_KERNELS_X86_64)
-        nn_widen_i8_avx2(narrow, p->wide, bytes); /* q_wide_b: AVX2 only */
+        nn_widen_i8_avx2(narrow, p->wide, p->panels, p->kq); /* q_wide_b: AVX2 only */
 #else
-        for (size_t i = 0; i < bytes; i++)
+        for (size_t i = 0; i < cols * p->kq * 4; i++)
             p->wide[i] = narrow[i];
 #endif
     }
@@ -692,7 +693,7 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
         }
         /* One k block and every panel fused: the ISA's multi-panel kernel
          * takes each row tile in one call. */
-        bool all_fused = J->isa->qpanels && single && k > 0 && !bp->wide;
+        bool all_fused = J->isa->qpanels && single && k > 0;
         for (size_t pn = p0; all_fused && pn < p1; pn++)
             all_fused = panel_fused[pn - p0];
         nn_qgemm_epilogue pe[NB_PANELS];
@@ -736,8 +737,11 @@ static void qgemm_task(void *arg, size_t begin, size_t end)
                     }
                 }
                 if (all_fused && rows_fit) {
-                    J->isa->qpanels(rows, kq, &arows, bp->data + p0 * bp->kq * NR, bp->kq * NR,
-                                    p1 - p0, pe, (uint8_t *)J->c + (i0 * J->ldc + p0 * NR), J->ldc);
+                    /* The wide panels are twice as long (int16 per byte). */
+                    const size_t words = bp->kq * NR * (bp->wide ? 2 : 1);
+                    const int32_t *b = bp->wide ? (const int32_t *)(const void *)bp->wide : bp->data;
+                    J->isa->qpanels(rows, kq, &arows, b + p0 * words, words, p1 - p0, pe,
+                                    (uint8_t *)J->c + (i0 * J->ldc + p0 * NR), J->ldc);
                     continue;
                 }
                 for (size_t pn = p0; pn < p1; pn++) {

@@ -183,6 +183,9 @@ void nn_qgemm_fused_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_
 void nn_qgemm_fused_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                          const int32_t *acc_in, const nn_qgemm_epilogue *e, uint8_t *c,
                          size_t ldc);
+void nn_qgemm_fused_panels_avx2(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
+                                size_t b_stride, size_t panels, const nn_qgemm_epilogue *e,
+                                uint8_t *c, size_t ldc);
 void nn_qgemm_fused_panels_avx512(size_t mr, size_t kq, const nn_q8_rows *a, const int32_t *b,
                                   size_t b_stride, size_t panels, const nn_qgemm_epilogue *e,
                                   uint8_t *c, size_t ldc);
@@ -214,14 +217,19 @@ void nn_sgemm_dot_neon(size_t m, size_t j0, size_t j1, size_t k, const float *a,
  * registers (A is read in place, unpacked). */
 #define NN_SGEMM_MR_AVX512 8
 #define NN_QGEMM_MR_C 4
-#define NN_QGEMM_MR_AVX2 3
+#define NN_QGEMM_MR_AVX2 6
 #define NN_QGEMM_MR_AVX512 16
 #define NN_SGEMM_MR_NEON 5
 #define NN_QGEMM_MR_NEON 4
 #define NN_QGEMM_MR_NEONDOT 4
 
-/* dst[i] = src[i] for i < n (a multiple of 64): the int16 copy of packed
- * B that the AVX2 int8 kernel reads (q_wide_b), made at packing time. */
-void nn_widen_i8_avx2(const int8_t *src, int16_t *dst, size_t n);
+/* The int16 copy of packed B that the AVX2 int8 kernels read (q_wide_b),
+ * made at packing time from `panels` panels of kq words: within a panel,
+ * k block by k block (NN_QGEMM_WIDE_BLOCK words, gemm.c's KQ bytes; the
+ * last may be shorter), the block's words of columns 0-7, then those of
+ * columns 8-15, each byte widened: the kernels, which take a panel in
+ * halves of 8 columns, read each half's B in one sequential stream. */
+#define NN_QGEMM_WIDE_BLOCK 256
+void nn_widen_i8_avx2(const int8_t *src, int16_t *dst, size_t panels, size_t kq);
 
 #endif

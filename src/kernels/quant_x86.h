@@ -110,27 +110,27 @@ nn_rq_avx2_output(const nn_rq_avx2 *p, __m256i acc, __m256i zero, __m256i lo, __
     return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
 }
 
-/* The output zero point can join p->fix: nn_rq_avx2_output_folded is then
- * nn_rq_avx2_output without the zero point's add, and without the left
- * shift when LEFT is false (every lane's shift <= 0). */
+/* The output zero point can join p->fix: nn_rq_avx2_folded is then
+ * zero + requant(acc) per lane, unclamped (for kernels that narrow with
+ * saturation and clamp the bytes), without the left shift when LEFT is
+ * false (every lane's shift <= 0). */
 static inline __attribute__((always_inline)) void nn_rq_avx2_fold(nn_rq_avx2 *p, int32_t zero)
 {
     p->fix = _mm256_add_epi32(p->fix, _mm256_set1_epi32(zero));
 }
 
 static inline __attribute__((always_inline)) __m256i
-nn_rq_avx2_output_folded(const nn_rq_avx2 *p, const bool LEFT, __m256i acc, __m256i lo, __m256i hi)
+nn_rq_avx2_folded(const nn_rq_avx2 *p, const bool LEFT, __m256i acc)
 {
     if (LEFT)
         acc = _mm256_sllv_epi32(acc, p->left);
     __m256i even = nn_rq_avx2_lane64(acc, p->mult_even, p->off_even, p->neg_even, p->cut_even, p->away);
     __m256i odd = nn_rq_avx2_lane64(_mm256_srli_epi64(acc, 32), p->mult_odd, p->off_odd, p->neg_odd,
                                     p->cut_odd, p->away);
-    __m256i v = _mm256_add_epi32(_mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA), p->fix);
-    return _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
+    return _mm256_add_epi32(_mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA), p->fix);
 }
 
-/* 16 clamped int32 lanes (already within the 8-bit range) to 16 bytes. */
+/* 16 int32 lanes to 16 bytes, saturating: the clamp to the output type. */
 static inline __m128i nn_pack16_avx2(__m256i lo, __m256i hi, bool out_signed)
 {
     __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xd8);
