@@ -105,6 +105,9 @@ typedef struct nn_operation {
     uint32_t n_out;
     uint32_t *in;
     uint32_t *out;
+    /* Set by finish: the operation validates but computing it must fail
+     * (nn_check_value), so that compiling need not validate it again. */
+    bool fails_at_execution;
 } nn_operation;
 
 struct ANeuralNetworksModel {

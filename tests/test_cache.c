@@ -14,6 +14,9 @@
  *     a memory object) under the same token misses;
  *   - a finished model keeps its hash, one with a constant in a memory
  *     object does not: new content in the memory misses;
+ *   - an operation that validates but must fail when computed fails the
+ *     same way cold, on a miss and on a hit; one reading a memory object is
+ *     validated again when compiled (the content may have changed);
  *   - one entry per token; a miss removes the stale temporary files of
  *     writers that died, and nothing else;
  *   - an entry that is a directory or a FIFO, and a cacheDir that does not
@@ -674,6 +677,104 @@ static void test_kept_hash(void)
     remove_dir(dir);
 }
 
+/* A quantized 1x1 CONV_2D (QUANT_MODEL's first operation) with the given
+ * bias scale and a fused activation code from a memory object (tm->fd). */
+static void build_deferred(test_model *tm, float bias_scale, int32_t act)
+{
+    memset(tm, 0, sizeof *tm);
+    tm->kind = QUANT_MODEL;
+    for (size_t i = 0; i < sizeof tm->weights_q; i++)
+        tm->weights_q[i] = (uint8_t)(i * 29 + 7);
+    for (int i = 0; i < COUT; i++)
+        tm->bias_q[i] = i * 53 - 400;
+    char path[] = "/tmp/test_cache_act_XXXXXX";
+    tm->fd = mkstemp(path);
+    CHECK(tm->fd >= 0);
+    unlink(path);
+    CHECK(pwrite(tm->fd, &act, sizeof act, 0) == (ssize_t)sizeof act);
+    CHECK_OK(ANeuralNetworksMemory_createFromFd(sizeof act, PROT_READ, tm->fd, 0, &tm->memory));
+    ANeuralNetworksModel *m;
+    CHECK_OK(ANeuralNetworksModel_create(&m));
+    uint32_t next = 0;
+    uint32_t in_dims[4] = {1, H, W, CIN}, out_dims[4] = {1, H, W, COUT}, b_dims[1] = {COUT};
+    uint32_t f_dims[4] = {COUT, 1, 1, CIN};
+    uint32_t in = add_operand(m, &next, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, 4, in_dims, 0.05f, 120);
+    uint32_t filter = add_operand(m, &next, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, 4, f_dims, 0.02f, 128);
+    uint32_t bias = add_operand(m, &next, ANEURALNETWORKS_TENSOR_INT32, 1, b_dims, bias_scale, 0);
+    CHECK_OK(ANeuralNetworksModel_setOperandValue(m, filter, tm->weights_q, sizeof tm->weights_q));
+    CHECK_OK(ANeuralNetworksModel_setOperandValue(m, bias, tm->bias_q, sizeof tm->bias_q));
+    uint32_t act_index = add_operand(m, &next, ANEURALNETWORKS_INT32, 0, NULL, 0.0f, 0);
+    CHECK_OK(ANeuralNetworksModel_setOperandValueFromMemory(m, act_index, tm->memory, 0, sizeof act));
+    uint32_t out = add_operand(m, &next, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, 4, out_dims, 0.1f, 100);
+    uint32_t ins[7] = {in, filter, bias, add_i32(m, &next, ANEURALNETWORKS_PADDING_SAME),
+                       add_i32(m, &next, 1), add_i32(m, &next, 1), act_index};
+    CHECK_OK(ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_CONV_2D, 7, ins, 1, &out));
+    CHECK_OK(ANeuralNetworksModel_identifyInputsAndOutputs(m, 1, &in, 1, &out));
+    CHECK_OK(ANeuralNetworksModel_finish(m));
+    tm->model = m;
+    tm->in_bytes = (size_t)H * W * CIN;
+    tm->out_bytes = (size_t)H * W * COUT;
+}
+
+/* Compiles without cache, then misses and hits with it: the compilations
+ * succeed and every computation returns want (outputs equal where it is
+ * NO_ERROR). */
+static void check_deferred(const test_model *tm, const char *dir, const uint8_t *token, int want,
+                           const char *what)
+{
+    uint8_t ref[OUT_MAX], got[OUT_MAX];
+    bool hit_miss, hit;
+    int rc_ref = compile_run(tm, NULL, NULL, -1, ref, NULL);
+    memset(got, 0xee, sizeof got);
+    int rc_miss = compile_run(tm, dir, token, -1, got, &hit_miss);
+    bool same_miss = rc_miss != ANEURALNETWORKS_NO_ERROR || !memcmp(got, ref, tm->out_bytes);
+    memset(got, 0xee, sizeof got);
+    int rc_hit = compile_run(tm, dir, token, -1, got, &hit);
+    bool same_hit = rc_hit != ANEURALNETWORKS_NO_ERROR || !memcmp(got, ref, tm->out_bytes);
+    if (!nt_record(rc_ref == want && rc_miss == want && rc_hit == want && !hit_miss && hit &&
+                       same_miss && same_hit,
+                   __FILE__, __LINE__, "deferred failure the same cold, on a miss and on a hit"))
+        fprintf(stderr, "    (%s: want %d, got %d / %d / %d, hits %d %d)\n", what, want, rc_ref,
+                rc_miss, rc_hit, hit_miss, hit);
+}
+
+/* An operation that validates but whose computation must fail (a quantized
+ * bias scale that is not input x filter scale, a fused activation code out
+ * of range) fails the same way whether its plan comes from a cold
+ * compilation or from the cache, also in a new model object; finish's
+ * verdict is not trusted for an operation that reads a memory object whose
+ * content changed since (either way). */
+static void test_deferred_failures(void)
+{
+    char *dir = make_dir();
+    test_model tm;
+    build_deferred(&tm, 0.3f * 0.05f * 0.02f, ANEURALNETWORKS_FUSED_NONE);
+    check_deferred(&tm, dir, token_a, ANEURALNETWORKS_OP_FAILED, "bias scale");
+    test_model again;
+    build_deferred(&again, 0.3f * 0.05f * 0.02f, ANEURALNETWORKS_FUSED_NONE);
+    uint8_t got[OUT_MAX];
+    bool hit;
+    CHECK_RC(compile_run(&again, dir, token_a, -1, got, &hit), ANEURALNETWORKS_OP_FAILED);
+    CHECK(hit);
+    free_model(&again);
+    free_model(&tm);
+
+    build_deferred(&tm, 0.05f * 0.02f, ANEURALNETWORKS_FUSED_RELU);
+    check_deferred(&tm, dir, token_b, ANEURALNETWORKS_NO_ERROR, "valid activation");
+    int32_t act = 7; /* no FuseCode */
+    CHECK(pwrite(tm.fd, &act, sizeof act, 0) == (ssize_t)sizeof act);
+    check_deferred(&tm, dir, token_b, ANEURALNETWORKS_OP_FAILED, "activation made invalid");
+    free_model(&tm);
+
+    build_deferred(&tm, 0.05f * 0.02f, 9);
+    check_deferred(&tm, dir, token_a, ANEURALNETWORKS_OP_FAILED, "invalid activation");
+    act = ANEURALNETWORKS_FUSED_RELU6;
+    CHECK(pwrite(tm.fd, &act, sizeof act, 0) == (ssize_t)sizeof act);
+    check_deferred(&tm, dir, token_a, ANEURALNETWORKS_NO_ERROR, "activation made valid");
+    free_model(&tm);
+    remove_dir(dir);
+}
+
 static bool exists(const char *dir, const char *name)
 {
     char path[1200];
@@ -1148,6 +1249,7 @@ int main(int argc, char **argv)
     test_token();
     test_model_changes();
     test_kept_hash();
+    test_deferred_failures();
     test_stale_temporaries();
     test_unusable_places();
     test_hash_paths();

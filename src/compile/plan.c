@@ -261,17 +261,15 @@ static void release_outs(nn_tensor *outs, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
         nn_tensor_release_dims(&outs[i]);
-    free(outs);
 }
 
 /* Infers the shapes of a step's outputs at compile time, if its inputs are
- * known, and runs its plan hook. */
-static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor **ptrs)
+ * known, and runs its plan hook. ptrs and outs have room for the step's
+ * operands and outputs. */
+static int prepare_step(nn_subplan *sp, nn_step *step, bool relaxed, nn_tensor **ptrs,
+                        nn_tensor *outs)
 {
     const nn_operation *op = step->op;
-    nn_tensor *outs = calloc(op->n_out, sizeof *outs);
-    if (outs == NULL)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < op->n_in; i++)
         ptrs[i] = &sp->tensors[op->in[i]];
     for (uint32_t i = 0; i < op->n_out; i++) {
@@ -393,20 +391,24 @@ static int plan_arena(nn_subplan *sp)
 {
     const ANeuralNetworksModel *m = sp->model;
     uint32_t n = m->n_operands, n_steps = sp->n_steps;
-    uint32_t *first = malloc((n ? n : 1) * sizeof *first);
-    uint32_t *last = malloc((n ? n : 1) * sizeof *last);
-    size_t *size = calloc(n ? n : 1, sizeof *size);
+    /* One block: per operand three size_t and four uint32_t, per step two
+     * uint32_t (counts fit: a model's operands and operations fit in memory). */
+    size_t buckets = (size_t)n_steps + 2;
+    size_t *size = malloc((size_t)n * 3 * sizeof(size_t) + ((size_t)n * 4 + 2 * buckets) *
+                                                               sizeof(uint32_t));
+    if (size == NULL)
+        return ANEURALNETWORKS_OUT_OF_MEMORY;
+    free_list fl = {size + n, size + 2 * (size_t)n, 0};
+    uint32_t *first = (uint32_t *)(size + 3 * (size_t)n);
+    uint32_t *last = first + n;
+    uint32_t *born = last + n;
+    uint32_t *dead = born + n;
     /* candidates bucketed by the step that produces them and by the step
      * that reads them last (counting sort) */
-    uint32_t *born_start = calloc((size_t)n_steps + 2, sizeof *born_start);
-    uint32_t *dead_start = calloc((size_t)n_steps + 2, sizeof *dead_start);
-    uint32_t *born = malloc((n ? n : 1) * sizeof *born);
-    uint32_t *dead = malloc((n ? n : 1) * sizeof *dead);
-    free_list fl = {malloc((n ? n : 1) * sizeof(size_t)), malloc((n ? n : 1) * sizeof(size_t)), 0};
-    int rc = ANEURALNETWORKS_OUT_OF_MEMORY;
-    if (!first || !last || !size || !born_start || !dead_start || !born || !dead || !fl.offset ||
-        !fl.size)
-        goto out;
+    uint32_t *born_start = dead + n;
+    uint32_t *dead_start = born_start + buckets;
+    memset(size, 0, (size_t)n * sizeof *size);
+    memset(born_start, 0, 2 * buckets * sizeof *born_start);
     for (uint32_t i = 0; i < n; i++) {
         sp->arena_offset[i] = SIZE_MAX;
         first[i] = UINT32_MAX;
@@ -452,18 +454,8 @@ static int plan_arena(nn_subplan *sp)
             arena_give(&fl, sp->arena_offset[dead[k]], size[dead[k]]);
     }
     sp->arena_size = total;
-    rc = ANEURALNETWORKS_NO_ERROR;
-out:
-    free(first);
-    free(last);
     free(size);
-    free(born_start);
-    free(dead_start);
-    free(born);
-    free(dead);
-    free(fl.offset);
-    free(fl.size);
-    return rc;
+    return ANEURALNETWORKS_NO_ERROR;
 }
 
 /* Constants may sit at any address of the caller's buffers or memory
@@ -487,6 +479,14 @@ static int align_constants(nn_subplan *sp)
         t->data = copy;
     }
     return ANEURALNETWORKS_NO_ERROR;
+}
+
+static bool reads_memory(const ANeuralNetworksModel *m, const nn_operation *op)
+{
+    for (uint32_t i = 0; i < op->n_in; i++)
+        if (m->operands[op->in[i]].memory != NULL)
+            return true;
+    return false;
 }
 
 static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which)
@@ -536,18 +536,26 @@ static int build_subplan(nn_plan *plan, const model_list *models, uint32_t which
             sp->max_op_io = io;
     }
     for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++) {
-        bool fails = false;
-        rc = nn_validate_operation(m, sp->steps[s].op, &fails);
+        const nn_operation *op = sp->steps[s].op;
+        bool fails = op->fails_at_execution;
+        /* finish's verdict stands unless the operation reads a memory
+         * object, whose content may have changed since; a failing one is
+         * validated again for its reason. */
+        if (fails || reads_memory(m, op))
+            rc = nn_validate_operation(m, op, &fails);
         if (rc == ANEURALNETWORKS_NO_ERROR && fails)
             rc = make_failing(&sp->steps[s], nn_deferred_reason());
     }
-    nn_tensor **ptrs = calloc(sp->max_op_io ? sp->max_op_io : 1, sizeof *ptrs);
+    /* One buffer for every step's operand pointers and output tensors. */
+    size_t io = sp->max_op_io ? sp->max_op_io : 1;
+    nn_tensor **ptrs = malloc(io * (sizeof *ptrs + sizeof(nn_tensor)));
     if (ptrs == NULL)
         return ANEURALNETWORKS_OUT_OF_MEMORY;
+    nn_tensor *outs = (nn_tensor *)(ptrs + io);
     for (uint32_t s = 0; s < sp->n_steps && rc == ANEURALNETWORKS_NO_ERROR; s++)
         if (sp->steps[s].def != &failing_step) {
             nn_blob_step(which, sp->steps[s].op_index);
-            rc = prepare_step(sp, &sp->steps[s], plan->relaxed, ptrs);
+            rc = prepare_step(sp, &sp->steps[s], plan->relaxed, ptrs, outs);
         }
     free(ptrs);
     if (rc == ANEURALNETWORKS_NO_ERROR)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/blob.h"
 #include "kernels/isa.h"
 #include "util/threadpool.h"
 
@@ -15,7 +16,8 @@ struct nn_sconv_direct_weights {
     uint32_t out_c, f_h, f_w, in_c;
     size_t ocp;
     float *w;    /* f_h * f_w * in_c groups of ocp */
-    float *bias; /* ocp */
+    float *bias; /* ocp, after w in the same compilation cache blob (kernels/blob.h) */
+    bool owns_w;
 };
 
 bool nn_sconv_direct_fits(uint32_t in_c, uint32_t f_h, uint32_t f_w, int32_t dil_h,
@@ -72,14 +74,17 @@ nn_sconv_direct_weights *nn_sconv_direct_pack(uint32_t out_c, uint32_t f_h, uint
     size_t taps = (size_t)f_h * f_w * in_c;
     w->out_c = out_c, w->f_h = f_h, w->f_w = f_w, w->in_c = in_c;
     w->ocp = ((size_t)out_c + OC_BLOCK - 1) / OC_BLOCK * OC_BLOCK;
-    w->w = aligned_alloc(64, taps * w->ocp * sizeof(float) + 64);
-    w->bias = aligned_alloc(64, w->ocp * sizeof(float) + 64);
-    if (!w->w || !w->bias) {
-        nn_sconv_direct_free(w);
+    /* ocp is a multiple of 16 floats: bias stays 64-byte aligned */
+    bool filled;
+    w->w = nn_blob_acquire((taps + 1) * w->ocp * sizeof(float), &filled, &w->owns_w);
+    if (!w->w) {
+        free(w);
         return NULL;
     }
-    memset(w->w, 0, taps * w->ocp * sizeof(float));
-    memset(w->bias, 0, w->ocp * sizeof(float));
+    w->bias = w->w + taps * w->ocp;
+    if (filled)
+        return w;
+    memset(w->w, 0, (taps + 1) * w->ocp * sizeof(float));
     for (size_t j = 0; j < out_c; j++) {
         for (size_t t = 0; t < taps; t++)
             w->w[t * w->ocp + j] = filter[j * taps + t];
@@ -92,8 +97,8 @@ nn_sconv_direct_weights *nn_sconv_direct_pack(uint32_t out_c, uint32_t f_h, uint
 void nn_sconv_direct_free(nn_sconv_direct_weights *w)
 {
     if (w) {
-        free(w->w);
-        free(w->bias);
+        if (w->owns_w)
+            free(w->w);
         free(w);
     }
 }

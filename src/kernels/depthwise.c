@@ -156,6 +156,7 @@ struct nn_dw_q8_weights {
      * blob (kernels/blob.h), so that a cache hit maps them built. */
     int32_t *blob;
     bool owns_blob;
+    bool filled;         /* the blob came built from the cache */
 };
 
 static void fill_q8_weights(nn_dw_q8_weights *w, size_t taps, size_t oc, const void *filter,
@@ -168,10 +169,11 @@ static void fill_q8_weights(nn_dw_q8_weights *w, size_t taps, size_t oc, const v
     else
         for (size_t i = 0; i < taps * oc; i++)
             w->wf[i] = ((const uint8_t *)filter)[i] - q->filter_zero;
-    for (size_t c = 0; c < oc; c++) {
+    for (size_t c = 0; c < oc; c++)
         bias[c] = q->bias ? q->bias[c] : 0;
-        mult[c] = q->mult[c];
-        shift[c] = q->shift[c];
+    if (q->mult) {
+        memcpy(mult, q->mult, oc * sizeof *mult);
+        memcpy(shift, q->shift, oc * sizeof *shift);
     }
     if (!w->packed)
         return;
@@ -217,10 +219,16 @@ int nn_dw_q8_weights_build(const nn_dw_geom *g, const void *filter, const nn_dw_
     w->q.shift = w->q.mult + oc;
     w->packed = three ? w->wf + taps * oc + 3 * oc : NULL;
     w->row_bias = three ? w->packed + taps * oc : NULL;
+    w->filled = filled;
     if (!filled)
         fill_q8_weights(w, taps, oc, filter, q);
     *wp = w;
     return ANEURALNETWORKS_NO_ERROR;
+}
+
+int32_t *nn_dw_q8_requant_of(nn_dw_q8_weights *w)
+{
+    return w->filled ? NULL : (int32_t *)w->q.mult;
 }
 
 void nn_dw_q8_weights_free(nn_dw_q8_weights *w)

@@ -34,9 +34,14 @@ int nn_depthwise_q8(const nn_dw_geom *g, const void *in, const void *filter,
  * constant): everything of q but the clamp range lo, hi. */
 typedef struct nn_dw_q8_weights nn_dw_q8_weights;
 
-/* g's f_h, f_w and out_c; NO_ERROR or OUT_OF_MEMORY. */
+/* g's f_h, f_w and out_c; NO_ERROR or OUT_OF_MEMORY. q's mult and shift
+ * may be NULL: the caller then writes them through nn_dw_q8_requant_of. */
 int nn_dw_q8_weights_build(const nn_dw_geom *g, const void *filter, const nn_dw_quant *q,
                            nn_dw_q8_weights **w);
+/* Where the caller of a build without mult and shift writes them (out_c
+ * multipliers, then out_c shifts); NULL when the weights came built from
+ * the compilation cache, requantization included. */
+int32_t *nn_dw_q8_requant_of(nn_dw_q8_weights *w);
 void nn_dw_q8_weights_free(nn_dw_q8_weights *w);
 
 /* nn_depthwise_q8 with weights built for g's filter shape and the clamp

@@ -30,9 +30,18 @@ int nn_operand_to_tensor(const nn_operand *o, nn_tensor *t)
 {
     memset(t, 0, sizeof *t);
     t->type = o->type;
-    int rc = nn_tensor_set_shape(t, o->rank, o->dims);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-        return rc;
+    if (o->rank <= NN_INLINE_RANK) {
+        /* The common case, without set_shape's staging copy. */
+        t->rank = o->rank;
+        if (o->rank) {
+            memcpy(t->dims_inline, o->dims, o->rank * sizeof *o->dims);
+            t->dims = t->dims_inline;
+        }
+    } else {
+        int rc = nn_tensor_set_shape(t, o->rank, o->dims);
+        if (rc != ANEURALNETWORKS_NO_ERROR)
+            return rc;
+    }
     t->scale = o->scale;
     t->zero_point = o->zero_point;
     t->channel_quant = o->has_channel_quant ? &o->channel_quant : NULL;
@@ -716,7 +725,7 @@ static int validate_model(ANeuralNetworksModel *m, uint32_t *bad_op)
         return rc;
     rc = order_operations(m);
     for (uint32_t k = 0; k < m->n_operations && rc == ANEURALNETWORKS_NO_ERROR; k++) {
-        const nn_operation *op = &m->operations[k];
+        nn_operation *op = &m->operations[k];
         for (uint32_t a = 0; a < op->n_in; a++) {
             const nn_operand *o = &m->operands[op->in[a]];
             /* Constants from memory must still fit the memory they came from. */
@@ -725,7 +734,7 @@ static int validate_model(ANeuralNetworksModel *m, uint32_t *bad_op)
                                 nn_op_name(op->type), a);
         }
         if (rc == ANEURALNETWORKS_NO_ERROR) {
-            rc = nn_validate_operation(m, op, NULL);
+            rc = nn_validate_operation(m, op, &op->fails_at_execution);
             if (rc != ANEURALNETWORKS_NO_ERROR)
                 *bad_op = k;
         }

@@ -282,7 +282,9 @@ static int plan_conv_kind(nn_op_call *c, void **state, int kind)
         return err;
     conv_setup s;
     bool known;
-    if (!w->quant && f->type == ANEURALNETWORKS_TENSOR_FLOAT32 &&
+    /* The filter's own shape rules most layers out before the setup does. */
+    if (!w->quant && f->type == ANEURALNETWORKS_TENSOR_FLOAT32 && f->rank == 4 &&
+        nn_sconv_direct_fits(f->dims[3], f->dims[1], f->dims[2], 1, 1, groups) &&
         !conv_setup_of(c, kind, &s, &known) && known &&
         nn_sconv_direct_fits(s.g.in_c, s.g.f_h, s.g.f_w, s.g.dil_h, s.g.dil_w, s.groups)) {
         w->fdirect = nn_sconv_direct_pack(s.g.out_c, s.g.f_h, s.g.f_w, s.g.in_c, f->data, w->fbias);
@@ -736,11 +738,12 @@ static int dw_setup_of(const nn_op_call *c, dw_setup *s, bool *known)
 static int validate_dw(const nn_op_call *c) { return conv_validate_common(c, NN_CONV_DEPTHWISE); }
 
 /* The quantization of a quant8 depthwise call, its multipliers in mult and
- * shift (out_c each); the clamp range is left to the caller. */
+ * shift (out_c each; none when NULL); the clamp range is left to the caller. */
 static nn_dw_quant dw_quant_of(const nn_op_call *c, uint32_t out_c, int32_t *mult, int32_t *shift)
 {
     const nn_tensor *in = c->in[0], *f = c->in[1], *ot = c->out[0];
-    nn_conv_requant_params(in, f, ot, out_c, mult, shift);
+    if (mult)
+        nn_conv_requant_params(in, f, ot, out_c, mult, shift);
     nn_dw_quant q = {
         .in_signed = in->type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
         .filter_signed = f->type != ANEURALNETWORKS_TENSOR_QUANT8_ASYMM,
@@ -760,16 +763,17 @@ static int plan_dw(nn_op_call *c, void **state)
         !b->data || !nn_tensor_shape_known(f) || f->rank != 4)
         return ANEURALNETWORKS_NO_ERROR;
     nn_dw_geom g = {.f_h = f->dims[1], .f_w = f->dims[2], .out_c = f->dims[3]};
-    int32_t *mult = malloc(2 * (size_t)g.out_c * sizeof(int32_t) + 1);
-    if (!mult)
-        return ANEURALNETWORKS_OUT_OF_MEMORY;
-    nn_dw_quant q = dw_quant_of(c, g.out_c, mult, mult + g.out_c);
+    nn_dw_quant q = dw_quant_of(c, g.out_c, NULL, NULL);
     nn_dw_q8_weights *w;
     int err = nn_dw_q8_weights_build(&g, f->data, &q, &w);
-    free(mult);
-    if (!err)
-        *state = w;
-    return err;
+    if (err)
+        return err;
+    /* A cache hit maps them computed. */
+    int32_t *mult = nn_dw_q8_requant_of(w);
+    if (mult)
+        nn_conv_requant_params(c->in[0], f, c->out[0], g.out_c, mult, mult + g.out_c);
+    *state = w;
+    return ANEURALNETWORKS_NO_ERROR;
 }
 
 static void release_dw(void *state) { nn_dw_q8_weights_free(state); }

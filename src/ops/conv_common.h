@@ -108,7 +108,7 @@ typedef struct nn_conv_weights {
     float *fbias;            /* float: Cout (zeros when absent) */
     nn_qgemm_packed **qpack; /* quant: one per group */
     int32_t *qbias;          /* quant: Cout */
-    int32_t *mult, *shift;   /* quant: Cout requantization */
+    int32_t *mult, *shift;   /* quant: Cout requantization, in qbias's allocation */
     struct nn_sconv_direct_weights *fdirect; /* float, few input channels: conv_direct.h */
 } nn_conv_weights;
 
