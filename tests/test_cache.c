@@ -86,6 +86,10 @@ static uint32_t add_i32(ANeuralNetworksModel *m, uint32_t *next, int32_t v)
 /* FLOAT_MODEL: 3x3 CONV_2D, float32. QUANT_MODEL: 1x1 CONV_2D on uint8 then
  * ADD of its output with itself. seed changes the weights; from_memory puts
  * the float weights in a memory object. */
+/* When set, build_model swaps the first two 64-byte blocks of the float
+ * weights: the same values, permuted. */
+static bool swap_first_blocks;
+
 static void build_model(test_model *tm, int kind, uint32_t seed, bool relaxed, bool from_memory)
 {
     memset(tm, 0, sizeof *tm);
@@ -95,6 +99,13 @@ static void build_model(test_model *tm, int kind, uint32_t seed, bool relaxed, b
     for (size_t i = 0; i < sizeof tm->weights_f / sizeof *tm->weights_f; i++) {
         x = x * 1664525u + 1013904223u;
         tm->weights_f[i] = (float)(int32_t)(x >> 24) / 256.0f - 0.5f;
+    }
+    _Static_assert(sizeof tm->weights_f >= 128, "two blocks to swap");
+    if (swap_first_blocks) {
+        uint8_t *w = (uint8_t *)tm->weights_f, tmp[64];
+        memcpy(tmp, w, 64);
+        memcpy(w, w + 64, 64);
+        memcpy(w + 64, tmp, 64);
     }
     for (size_t i = 0; i < sizeof tm->weights_q; i++) {
         x = x * 1664525u + 1013904223u;
@@ -606,18 +617,22 @@ static void test_model_changes(void)
         uint32_t seed;
         bool relaxed, memory;
         int32_t pref;
+        bool swapped;
     } cases[] = {
-        {"other weights", FLOAT_MODEL, 5, false, false, -1},
-        {"base again", FLOAT_MODEL, 4, false, false, -1},
-        {"other model", QUANT_MODEL, 4, false, false, -1},
-        {"relaxed", FLOAT_MODEL, 4, true, false, -1},
-        {"preference", FLOAT_MODEL, 4, false, false, ANEURALNETWORKS_PREFER_LOW_POWER},
-        {"weights in memory", FLOAT_MODEL, 4, false, true, -1},
-        {"other weights in memory", FLOAT_MODEL, 6, false, true, -1},
+        {"other weights", FLOAT_MODEL, 5, false, false, -1, false},
+        {"base again", FLOAT_MODEL, 4, false, false, -1, false},
+        {"weights with two 64-byte blocks swapped", FLOAT_MODEL, 4, false, false, -1, true},
+        {"other model", QUANT_MODEL, 4, false, false, -1, false},
+        {"relaxed", FLOAT_MODEL, 4, true, false, -1, false},
+        {"preference", FLOAT_MODEL, 4, false, false, ANEURALNETWORKS_PREFER_LOW_POWER, false},
+        {"weights in memory", FLOAT_MODEL, 4, false, true, -1, false},
+        {"other weights in memory", FLOAT_MODEL, 6, false, true, -1, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         test_model tm;
+        swap_first_blocks = cases[i].swapped;
         build_model(&tm, cases[i].kind, cases[i].seed, cases[i].relaxed, cases[i].memory);
+        swap_first_blocks = false;
         CHECK_OK(compile_run(&tm, NULL, NULL, cases[i].pref, want, NULL));
         memset(got, 0xee, sizeof got);
         CHECK_OK(compile_run(&tm, dir, token_a, cases[i].pref, got, &hit));
@@ -912,6 +927,37 @@ static void test_hash_paths(void)
         nn_hash_final(&h, split);
         CHECK(memcmp(whole, split, sizeof whole) != 0);
         data[(size_t)round * 4111 % len] ^= 4;
+    }
+    /* So do two blocks of the hash's width (64 bytes) swapped, in the same
+     * group of blocks or in neighbouring ones, and two words of a block
+     * swapped, on every ISA's path: a constant whose values were permuted
+     * so (channels reordered, say) is another model. */
+    static const size_t swaps[][2] = {{0, 64}, {64, 960}, {128, 1024}, {3008, 3072}, {0, 8}, {16, 48}};
+    static const nn_isa isas[] = {NN_ISA_C, NN_ISA_AVX2, NN_ISA_AVX512};
+    for (size_t k = 0; k < sizeof isas / sizeof *isas; k++) {
+        if (nn_isa_detected() < isas[k] || (isas[k] != NN_ISA_C && nn_isa_detected() > NN_ISA_AVX512))
+            continue;
+        for (size_t sw = 0; sw < sizeof swaps / sizeof *swaps; sw++) {
+            size_t a = swaps[sw][0], b = swaps[sw][1], width = b - a < 64 ? 8 : 64;
+            uint8_t before[NN_CACHE_HASH_BYTES], after[NN_CACHE_HASH_BYTES], tmp[64];
+            nn_hasher h;
+            nn_hash_init(&h, 42);
+            nn_hash_update_on(&h, data, 4096, isas[k]);
+            nn_hash_final(&h, before);
+            memcpy(tmp, data + a, width);
+            memmove(data + a, data + b, width);
+            memcpy(data + b, tmp, width);
+            nn_hash_init(&h, 42);
+            nn_hash_update_on(&h, data, 4096, isas[k]);
+            nn_hash_final(&h, after);
+            if (!nt_record(memcmp(before, after, sizeof before) != 0, __FILE__, __LINE__,
+                           "swapped blocks change the hash"))
+                fprintf(stderr, "    (isa %d, bytes %zu and %zu, width %zu)\n", (int)isas[k], a, b,
+                        width);
+            memcpy(tmp, data + a, width);
+            memmove(data + a, data + b, width);
+            memcpy(data + b, tmp, width);
+        }
     }
     free(data);
 }

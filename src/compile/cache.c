@@ -33,7 +33,10 @@ static const char cache_magic[8] = {'N', 'N', 'L', 'X', 'C', 'A', 'C', 'H'};
  * lanes, each taking one word of a 64-byte block as the product of its keyed
  * halves plus the raw word four lanes away (so that no bit of the input is
  * lost when a half is zero), scrambled every 1 KiB, folded by 128-bit
- * products at the end. The lanes map onto vector registers: on x86-64 the
+ * products at the end. Each of the 16 blocks of a 1 KiB group has keys of
+ * its own: with one key for all, the sums of a group did not depend on the
+ * order of its blocks, and a constant whose 64-byte blocks were permuted
+ * (channels reordered) hashed the same. The lanes map onto vector registers: on x86-64 the
  * blocks run four lanes per AVX2 instruction or all eight per AVX-512 one,
  * with the same result on every path (an entry's model hash does not depend
  * on the ISA, only its packed weights do). It is no defence against someone
@@ -41,10 +44,40 @@ static const char cache_magic[8] = {'N', 'N', 'L', 'X', 'C', 'A', 'C', 'H'};
  * anyway): it keeps stale and accidentally colliding entries from ever being
  * used.
  */
-static const uint64_t lane_key[8] = {0xe220a8397b1dcdafull, 0x6e789e6aa1b965f4ull,
-                                     0x06c45d188009454full, 0xf88bb8a8724c81ecull,
-                                     0x1b39896a51a8749bull, 0x53cb9f0c747ea2eaull,
-                                     0x2c829abe1f4532e1ull, 0xc584133ac916ab3cull};
+static const uint64_t block_key[16][8] = {
+    {0xbb00ed234a444b96ull, 0x3f4e2bbf14be1c91ull, 0xefc253daf673608aull, 0x63948274fb8e0551ull,
+     0x15e9c9a9be9f03f5ull, 0xba74f90da81126d8ull, 0xad6007d17183726cull, 0x2dac7bb7d80ac70dull},
+    {0x9667401f2ea1cd36ull, 0xce606c9c73329ed4ull, 0xbb4a69217f958edaull, 0xa4d858b4b6dd45d4ull,
+     0x769411615cadc4fdull, 0xe8ed374c989b9f83ull, 0x2e08141b22f41aa9ull, 0x45ab413e77e1f8b0ull},
+    {0xc1f68111132a6581ull, 0x07eafca8afda978bull, 0xdeecb3680a489d71ull, 0x253001cbb918fa36ull,
+     0x3e30f968141d7a65ull, 0xbda5e4bde2dfe66full, 0x49dc311e5b9cf9e4ull, 0x8770d98391d5ec44ull},
+    {0xcc0d2f5e9e1bfa6aull, 0xd759f1150f9ccedfull, 0x2b153c715fff82b4ull, 0x57e3c86698ef3bc8ull,
+     0x39dd68d2c47c30e4ull, 0x122b07aa51d99b0dull, 0x43ae28c5d0534228ull, 0x6da92d4d72c4eb44ull},
+    {0x0f8b363bf99b0428ull, 0xcbbb0beeb9885d40ull, 0xdbe2c0256732decfull, 0x926eebb7511e7a2cull,
+     0xa7b262a19d36a36aull, 0x2c98dc2c9c982dbcull, 0x2fea004db545bac7ull, 0xb61b55c24ac5b5b7ull},
+    {0x8ee9740a7c892aacull, 0x56080deb94d6c9ecull, 0xc89d30f8de414558ull, 0xcb6535f573551854ull,
+     0xfe81a91481b66a21ull, 0xc08f66e665e87633ull, 0x3d215d0d5fbe10cfull, 0x5eba23e77d735917ull},
+    {0x6bc7e67940af88fcull, 0x2cf62df26ee8217dull, 0xf2eb65902e22e184ull, 0x19c99d6cbcb1ddeeull,
+     0xf906b5956297b48dull, 0x96b8a9cb4445a243ull, 0x49c0616ade0c3b3aull, 0x78af318e7e8ff1e0ull},
+    {0x06167d7c4136b231ull, 0x470fc42cac9a1865ull, 0xd2d65f9a2827ecbaull, 0xe25f3023015374b5ull,
+     0x2501418cb971e035ull, 0xa1a611ec02cbe75bull, 0xc581571888c66868ull, 0x6a2d5cbb91ab7149ull},
+    {0x48b0442ff68028e5ull, 0x25826c177e6d80e1ull, 0x1f104a8f853a97fdull, 0x57fadb7252f068a5ull,
+     0x851f15438425d9cfull, 0xcf7b1950f38d1bfdull, 0x21536e50dea74c38ull, 0x94505bb3670a9f72ull},
+    {0xfde1d8e3c9cb29beull, 0x450c00b4e73109c5ull, 0x4a388a09bfeb3befull, 0x058722f3768c3caaull,
+     0x68a23066f61b2f5dull, 0x88d79656291e986bull, 0x6c135848853d4d8dull, 0x8ff6124a530d4945ull},
+    {0xbea5106ab501c4c5ull, 0xaf6590808003edc2ull, 0x0abdf596b8d36b2bull, 0x52e47bb3bd0baff1ull,
+     0xfcabf9f3c5817560ull, 0xd81917846252e31bull, 0x9bbb3efb8914b1a0ull, 0x06ea18719f3c569bull},
+    {0x6e3f78ab56ba5a28ull, 0x25487210b4ba9697ull, 0x2358434f41c7da78ull, 0x9fac97b5dc102f03ull,
+     0xbdc0e4e4fbc95ea3ull, 0x1097af7a71077733ull, 0x70db791ce9dead8cull, 0x32aafe343feed0d0ull},
+    {0x3cc4af1c688f72a5ull, 0xb619f86b68931d01ull, 0xcea52205666a5783ull, 0x48747ff1b9c2ec38ull,
+     0xba315c92126eb27dull, 0x492a911be4696c0eull, 0x283e519d794ce4edull, 0x60fcf6caf729b6ebull},
+    {0x9f5afdb41a690b94ull, 0xd4262d36002e76eeull, 0x4faf6ee9da856fe5ull, 0xb64d384faabe53d0ull,
+     0x3f60355de3dd5f8eull, 0xe1aec74244fa6d35ull, 0x33aa47ac19206cffull, 0x8043b2aea03b9608ull},
+    {0xa9d6e9830885133aull, 0x022fb4b059fb9168ull, 0xaba9bc4b720315fcull, 0xc18386625058cb96ull,
+     0x35d70c2a4ac8d7b8ull, 0xdbe2d0bbff6e10bbull, 0x541495aaf7cb83ffull, 0x1054c15c8d9cb482ull},
+    {0x59d9543ca157a545ull, 0x5b2b0c094e7c4f98ull, 0xe744d1072a2d4400ull, 0x3144af223a30973cull,
+     0xea1cf28843cea3fdull, 0xba867437519a8b65ull, 0xb79fa58f19937150ull, 0x7e8f8579fbb9614dull},
+};
 static const uint64_t scramble_key[8] = {0x3ee5789041c98ac3ull, 0xf3b8488c368cb0a6ull,
                                          0x657eecdd3cb13d09ull, 0xc2d326e0055bdef6ull,
                                          0x8621a03fe0bbdb7bull, 0x8e1f7555983aa92full,
@@ -61,13 +94,13 @@ static inline uint64_t load64(const uint8_t *p)
     return v;
 }
 
-static inline void hash_block(uint64_t acc[8], const uint8_t *p)
+static inline void hash_block(uint64_t acc[8], const uint8_t *p, const uint64_t key[8])
 {
     uint64_t word[8];
     for (int i = 0; i < 8; i++)
         word[i] = load64(p + 8 * i);
     for (int i = 0; i < 8; i++) {
-        uint64_t v = word[i] ^ lane_key[i];
+        uint64_t v = word[i] ^ key[i];
         acc[i] += (v & 0xffffffffu) * (v >> 32) + word[i ^ 4];
     }
 }
@@ -85,7 +118,7 @@ static inline void hash_scramble(uint64_t acc[8])
 static uint32_t hash_blocks_c(uint64_t acc[8], const uint8_t *p, size_t n, uint32_t done)
 {
     for (size_t b = 0; b < n; b++) {
-        hash_block(acc, p + 64 * b);
+        hash_block(acc, p + 64 * b, block_key[done]);
         if (++done == 16) {
             hash_scramble(acc);
             done = 0;
@@ -113,12 +146,11 @@ __attribute__((target("avx2"))) static uint32_t hash_blocks_avx2(uint64_t acc[8]
 {
     __m256i a0 = _mm256_loadu_si256((const __m256i *)acc);
     __m256i a1 = _mm256_loadu_si256((const __m256i *)(acc + 4));
-    const __m256i k0 = _mm256_loadu_si256((const __m256i *)lane_key);
-    const __m256i k1 = _mm256_loadu_si256((const __m256i *)(lane_key + 4));
     for (size_t b = 0; b < n; b++) {
         __m256i w0 = _mm256_loadu_si256((const __m256i *)(p + 64 * b));
         __m256i w1 = _mm256_loadu_si256((const __m256i *)(p + 64 * b + 32));
-        __m256i v0 = _mm256_xor_si256(w0, k0), v1 = _mm256_xor_si256(w1, k1);
+        __m256i v0 = _mm256_xor_si256(w0, _mm256_loadu_si256((const __m256i *)block_key[done]));
+        __m256i v1 = _mm256_xor_si256(w1, _mm256_loadu_si256((const __m256i *)(block_key[done] + 4)));
         a0 = _mm256_add_epi64(a0, _mm256_add_epi64(_mm256_mul_epu32(v0, _mm256_srli_epi64(v0, 32)), w1));
         a1 = _mm256_add_epi64(a1, _mm256_add_epi64(_mm256_mul_epu32(v1, _mm256_srli_epi64(v1, 32)), w0));
         if (++done == 16) {
@@ -132,43 +164,59 @@ __attribute__((target("avx2"))) static uint32_t hash_blocks_avx2(uint64_t acc[8]
     return done;
 }
 
-/* The eight lanes in one register: word i ^ 4 is the other 256-bit half. */
-__attribute__((target("avx512f"))) static inline __m512i block_avx512(__m512i a, const uint8_t *p,
-                                                                     __m512i key)
+/* The eight lanes in one register. The raw words go to a second sum,
+ * whose 256-bit halves are swapped once per group (word i ^ 4 of a block
+ * joins lane i): the sums are the same as adding each block's swapped
+ * words, without a cross-lane shuffle per block. */
+__attribute__((target("avx512f"))) static inline void block_avx512(__m512i *products, __m512i *words,
+                                                                  const uint8_t *p, __m512i key)
 {
     __m512i w = _mm512_loadu_si512((const void *)p);
     __m512i v = _mm512_xor_si512(w, key);
-    __m512i product = _mm512_mul_epu32(v, _mm512_srli_epi64(v, 32));
-    return _mm512_add_epi64(a, _mm512_add_epi64(product, _mm512_shuffle_i64x2(w, w, 0x4e)));
+    *products = _mm512_add_epi64(*products, _mm512_mul_epu32(v, _mm512_srli_epi64(v, 32)));
+    *words = _mm512_add_epi64(*words, w);
+}
+
+__attribute__((target("avx512f"))) static inline __m512i join_avx512(__m512i products, __m512i words)
+{
+    return _mm512_add_epi64(products, _mm512_shuffle_i64x2(words, words, 0x4e));
 }
 
 __attribute__((target("avx512f"))) static uint32_t hash_blocks_avx512(uint64_t acc[8],
                                                                      const uint8_t *p, size_t n,
                                                                      uint32_t done)
 {
-    __m512i a = _mm512_loadu_si512((const void *)acc);
-    const __m512i key = _mm512_loadu_si512((const void *)lane_key);
+    __m512i a = _mm512_loadu_si512((const void *)acc), words = _mm512_setzero_si512();
     const __m512i scramble = _mm512_loadu_si512((const void *)scramble_key);
     const __m512i prime = _mm512_set1_epi64(0x9e3779b1u);
+    /* The keys stay in registers: a 512-bit load a cycle is what Zen 4
+     * does, and loading each block's key beside its data halved the rate. */
+    __m512i key[16];
+    for (int i = 0; i < 16; i++)
+        key[i] = _mm512_loadu_si512(block_key[i]);
     size_t b = 0;
     while (b < n) {
         /* Whole groups of 16 blocks run without a count per block. */
         if (done == 0 && n - b >= 16) {
+#pragma GCC unroll 16
             for (int i = 0; i < 16; i++)
-                a = block_avx512(a, p + 64 * (b + i), key);
+                block_avx512(&a, &words, p + 64 * (b + i), key[i]);
             b += 16;
         } else {
-            a = block_avx512(a, p + 64 * b, key);
+            block_avx512(&a, &words, p + 64 * b, _mm512_loadu_si512(block_key[done]));
             b++;
             if (++done < 16)
                 continue;
         }
         done = 0;
+        a = join_avx512(a, words);
+        words = _mm512_setzero_si512();
         a = _mm512_xor_si512(_mm512_xor_si512(a, _mm512_srli_epi64(a, 47)), scramble);
         __m512i lo = _mm512_mul_epu32(a, prime);
         __m512i hi = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), prime);
         a = _mm512_add_epi64(lo, _mm512_slli_epi64(hi, 32));
     }
+    a = join_avx512(a, words);
     _mm512_storeu_si512((void *)acc, a);
     return done;
 }
@@ -192,7 +240,7 @@ void nn_hash_init(nn_hasher *h, uint64_t seed)
 {
     memset(h, 0, sizeof *h);
     for (int i = 0; i < 8; i++)
-        h->acc[i] = lane_key[(i + 3) & 7] ^ (seed * (uint64_t)(2 * i + 1));
+        h->acc[i] = block_key[0][(i + 3) & 7] ^ (seed * (uint64_t)(2 * i + 1));
 }
 
 static void hash_blocks(nn_hasher *h, const uint8_t *p, size_t n_blocks, nn_isa isa)
@@ -253,7 +301,7 @@ void nn_hash_final(nn_hasher *h, uint8_t out[NN_CACHE_HASH_BYTES])
     /* The tail is padded with zeros and the length folded in, so inputs
      * that differ only by trailing zeros differ. */
     memset(h->buf + h->fill, 0, 64 - h->fill);
-    hash_block(h->acc, h->buf);
+    hash_block(h->acc, h->buf, block_key[h->blocks]);
     hash_scramble(h->acc);
     uint64_t total = h->hashed + h->fill;
     uint64_t lo = total * 0x9e3779b97f4a7c15ull, hi = ~total * 0xc2b2ae3d27d4eb4full;
