@@ -23,6 +23,10 @@ static int copy_input(nn_op_call *c)
     size_t bytes = nn_tensor_count(out) * nn_type_size(out->type);
     if (bytes != nn_tensor_count(in) * nn_type_size(in->type))
         return ANEURALNETWORKS_OP_FAILED;
+    /* An omitted input (SQUEEZE lets omitted inputs through for its axes)
+     * has no data; declared of unknown rank, it still counts an element. */
+    if (in->omitted)
+        return nn_because(ANEURALNETWORKS_OP_FAILED, "input 0 is omitted: it has no data");
     if (out->data != in->data)
         memmove(out->data, in->data, bytes);
     return NN_OK;

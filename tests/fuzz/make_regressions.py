@@ -10,7 +10,8 @@ import struct
 import sys
 
 F32, I32, TF32, TI32, TQA8, BOOL, TB8, MODEL = 0, 1, 3, 4, 5, 6, 9, 15
-ADD, DEPTHWISE_CONV_2D, FULLY_CONNECTED, RELU6, ROI_ALIGN, IF, WHILE = 0, 4, 9, 21, 81, 96, 97
+ADD, DEPTHWISE_CONV_2D, FULLY_CONNECTED, RELU6, SQUEEZE = 0, 4, 9, 21, 34
+ROI_ALIGN, IF, WHILE = 81, 96, 97
 # fuzz_api's flags: inputs and outputs through memory objects, a burst
 INPUTS_IN_MEMORY, OUTPUTS_IN_MEMORY, BURST = 2, 128, 8 | 16
 
@@ -64,6 +65,11 @@ CASES = {
     "omitted-input-relu6.bin": model(
         [operand(TF32, [2, 3], omitted=True), operand(TF32, [2, 3]), operand(TF32, [2, 3])],
         [(RELU6, [0], [1])], [2], [1], f32s(1, 2, 3, 4, 5, 6)),
+    # SQUEEZE (whose axes are optional) of an omitted input of unknown rank,
+    # which had one element at execution and no data.
+    "omitted-input-squeeze.bin": model(
+        [operand(TF32, [], omitted=True), operand(TF32, [1]), operand(TF32, [])],
+        [(SQUEEZE, [0], [2])], [1], [2], f32s(1)),
     # A required scalar (ADD's activation) given no value at execution.
     "omitted-scalar-input-add.bin": model(
         [operand(TF32, [2]), operand(TF32, [2]), operand(I32, []), operand(TF32, [2])],
