@@ -99,6 +99,10 @@ static int transpose_execute(nn_op_call *c)
 {
     const nn_tensor *in = c->in[0];
     nn_tensor *out = c->out[0];
+    /* Omitted inputs get here for the optional perm; an omitted input 0 of
+     * unknown rank has no data but counts an element. */
+    if (in->omitted)
+        return nn_because(ANEURALNETWORKS_OP_FAILED, "input 0 is omitted: it has no data");
     uint32_t rank = in->rank;
     nn_rank_buf buf;
     int err = transpose_buf(&buf, rank);

@@ -10,7 +10,7 @@ import struct
 import sys
 
 F32, I32, TF32, TI32, TQA8, BOOL, TB8, MODEL = 0, 1, 3, 4, 5, 6, 9, 15
-ADD, DEPTHWISE_CONV_2D, FULLY_CONNECTED, RELU6, SQUEEZE = 0, 4, 9, 21, 34
+ADD, DEPTHWISE_CONV_2D, FULLY_CONNECTED, RELU6, SQUEEZE, TRANSPOSE = 0, 4, 9, 21, 34, 37
 ROI_ALIGN, IF, WHILE = 81, 96, 97
 # fuzz_api's flags: inputs and outputs through memory objects, a burst
 INPUTS_IN_MEMORY, OUTPUTS_IN_MEMORY, BURST = 2, 128, 8 | 16
@@ -70,6 +70,10 @@ CASES = {
     "omitted-input-squeeze.bin": model(
         [operand(TF32, [], omitted=True), operand(TF32, [1]), operand(TF32, [])],
         [(SQUEEZE, [0], [2])], [1], [2], f32s(1)),
+    # The same for TRANSPOSE, whose perm is optional.
+    "omitted-input-transpose.bin": model(
+        [operand(TF32, [], omitted=True), operand(TF32, [1]), operand(TF32, [])],
+        [(TRANSPOSE, [0], [2])], [1], [2], f32s(1)),
     # A required scalar (ADD's activation) given no value at execution.
     "omitted-scalar-input-add.bin": model(
         [operand(TF32, [2]), operand(TF32, [2]), operand(I32, []), operand(TF32, [2])],
