@@ -36,13 +36,13 @@ static const char cache_magic[8] = {'N', 'N', 'L', 'X', 'C', 'A', 'C', 'H'};
  * products at the end. Each of the 16 blocks of a 1 KiB group has keys of
  * its own: with one key for all, the sums of a group did not depend on the
  * order of its blocks, and a constant whose 64-byte blocks were permuted
- * (channels reordered) hashed the same. The lanes map onto vector registers: on x86-64 the
- * blocks run four lanes per AVX2 instruction or all eight per AVX-512 one,
- * with the same result on every path (an entry's model hash does not depend
- * on the ISA, only its packed weights do). It is no defence against someone
- * who can write the cache directory (who could write any packed weights
- * anyway): it keeps stale and accidentally colliding entries from ever being
- * used.
+ * (channels reordered) hashed the same. The lanes map onto vector
+ * registers: on x86-64 the blocks run four lanes per AVX2 instruction or all
+ * eight per AVX-512 one, with the same result on every path (an entry's
+ * model hash does not depend on the ISA, only its packed weights do). It is
+ * no defence against someone who can write the cache directory (who could
+ * write any packed weights anyway): it keeps stale and accidentally
+ * colliding entries from ever being used.
  */
 static const uint64_t block_key[16][8] = {
     {0xbb00ed234a444b96ull, 0x3f4e2bbf14be1c91ull, 0xefc253daf673608aull, 0x63948274fb8e0551ull,
