@@ -189,11 +189,14 @@ __attribute__((target("avx512f"))) static uint32_t hash_blocks_avx512(uint64_t a
     __m512i a = _mm512_loadu_si512((const void *)acc), words = _mm512_setzero_si512();
     const __m512i scramble = _mm512_loadu_si512((const void *)scramble_key);
     const __m512i prime = _mm512_set1_epi64(0x9e3779b1u);
-    /* The keys stay in registers: a 512-bit load a cycle is what Zen 4
-     * does, and loading each block's key beside its data halved the rate. */
+    /* The keys stay in registers for whole groups: a 512-bit load a cycle
+     * is what Zen 4 does, and loading each block's key beside its data
+     * halved the rate. A call of fewer blocks (most updates of a model
+     * walk are one) loads only the keys it uses. */
     __m512i key[16];
-    for (int i = 0; i < 16; i++)
-        key[i] = _mm512_loadu_si512(block_key[i]);
+    if (n >= 16)
+        for (int i = 0; i < 16; i++)
+            key[i] = _mm512_loadu_si512(block_key[i]);
     size_t b = 0;
     while (b < n) {
         /* Whole groups of 16 blocks run without a count per block. */
